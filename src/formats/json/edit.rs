@@ -1,0 +1,463 @@
+//! Splice edits on a JSON or JSONC document.
+//!
+//! Every edit replaces a byte range of the original text and nothing else.
+//! Insertions and removals are defined as exact inverses of each other: an
+//! item added on its own line is removed with exactly that line, an item
+//! appended to a one-line container is removed with exactly the `, item`
+//! that was added. The one thing an insertion can lose is the inside of an
+//! empty container it expands (`{ }` becomes multi-line); the caller records
+//! that text (see [`Inserted::was_empty`]) and gives it back on removal.
+
+use std::ops::Range;
+
+use serde_json::Value;
+
+use super::render::{Style, render, render_member};
+use super::scan::{Container, Item, Scanner, Unexpected};
+use crate::formats::text;
+
+/// A path of object keys from the root.
+pub type KeyPath = [String];
+
+/// Why an edit could not be made where it was asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    #[error("`{path}` is not {expected}")]
+    WrongType {
+        path: String,
+        expected: &'static str,
+        offset: usize,
+    },
+    #[error(transparent)]
+    Unexpected(#[from] Unexpected),
+}
+
+/// What an insertion did beyond adding its item.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Inserted {
+    /// Paths (prefixes of the requested path and the new member itself)
+    /// that did not exist before and were created by this insertion.
+    pub created: Vec<Vec<String>>,
+    /// The inside of the existing empty container that was expanded.
+    pub was_empty: Option<(Vec<String>, String)>,
+}
+
+/// A validated document being edited.
+#[derive(Debug, Clone)]
+pub struct JsonDoc {
+    pub text: String,
+    pub jsonc: bool,
+    style: Style,
+    /// The whole document sits on one line: new text stays on one line too.
+    one_line: bool,
+}
+
+impl JsonDoc {
+    /// Wrap text that [`super::validate::validate`] accepted and whose root
+    /// is an object.
+    pub fn new(text: String, jsonc: bool) -> Result<JsonDoc, EditError> {
+        let mut doc = JsonDoc {
+            text,
+            jsonc,
+            style: Style::default(),
+            one_line: false,
+        };
+        let root = doc.root()?;
+        doc.one_line = !doc.text[root.open..root.close].contains('\n');
+        doc.style = detect_style(&doc.text, &root, jsonc);
+        Ok(doc)
+    }
+
+    pub fn scanner(&self) -> Scanner<'_> {
+        Scanner::new(&self.text, self.jsonc)
+    }
+
+    pub fn root(&self) -> Result<Container, EditError> {
+        let s = self.scanner();
+        let open = s.root();
+        if self.text.as_bytes().get(open) != Some(&b'{') {
+            return Err(EditError::WrongType {
+                path: "the top level".into(),
+                expected: "an object",
+                offset: open,
+            });
+        }
+        Ok(s.container(open)?)
+    }
+
+    /// The container at `path`, if every key on the way exists. A value on
+    /// the way that is not an object, or a last value of the wrong kind, is
+    /// an error: coffer never replaces a user's value with its own shape.
+    pub fn container(&self, path: &KeyPath, want_object: bool) -> Result<Option<Container>, EditError> {
+        let mut c = self.root()?;
+        for (depth, key) in path.iter().enumerate() {
+            let Some((_, item)) = c.member(key) else {
+                return Ok(None);
+            };
+            let last = depth + 1 == path.len();
+            let expected = if !last || want_object { b'{' } else { b'[' };
+            if self.text.as_bytes()[item.value.start] != expected {
+                return Err(EditError::WrongType {
+                    path: path[..=depth].join("."),
+                    expected: if expected == b'{' { "an object" } else { "an array" },
+                    offset: item.value.start,
+                });
+            }
+            c = self.scanner().container(item.value.start)?;
+        }
+        Ok(Some(c))
+    }
+
+    pub fn slice(&self, range: Range<usize>) -> &str {
+        &self.text[range]
+    }
+
+    /// Append `value` to the array at `path`, creating the array and any
+    /// missing objects on the way.
+    pub fn append_to_array(&mut self, path: &KeyPath, value: &Value) -> Result<Inserted, EditError> {
+        self.insert_at(path, None, value)
+    }
+
+    /// Add member `key` to the object at `path`, creating missing objects.
+    pub fn insert_member(&mut self, path: &KeyPath, key: &str, value: &Value) -> Result<Inserted, EditError> {
+        self.insert_at(path, Some(key), value)
+    }
+
+    fn insert_at(&mut self, path: &KeyPath, key: Option<&str>, value: &Value) -> Result<Inserted, EditError> {
+        // Find the deepest existing container on the path; what is missing
+        // below it is built as one nested value and inserted in one splice.
+        let mut depth = path.len();
+        let parent = loop {
+            let want_object = depth < path.len() || key.is_some();
+            if let Some(c) = self.container(&path[..depth], want_object)? {
+                break c;
+            }
+            depth -= 1;
+        };
+        let mut created = Vec::new();
+        let (item_key, item_value) = if depth == path.len() {
+            (key.map(str::to_owned), value.clone())
+        } else {
+            let mut v = match key {
+                Some(k) => Value::Object([(k.to_owned(), value.clone())].into_iter().collect()),
+                None => Value::Array(vec![value.clone()]),
+            };
+            for k in path[depth + 1..].iter().rev() {
+                v = Value::Object([(k.clone(), v)].into_iter().collect());
+            }
+            for d in depth + 1..=path.len() {
+                created.push(path[..d].to_vec());
+            }
+            (Some(path[depth].clone()), v)
+        };
+        if let Some(k) = key {
+            let mut p = path.to_vec();
+            p.push(k.to_owned());
+            created.push(p);
+        }
+        let was_empty = self
+            .insert_item(&parent, item_key.as_deref(), &item_value)
+            .map(|inner| (path[..depth].to_vec(), inner));
+        Ok(Inserted { created, was_empty })
+    }
+
+    /// Insert an item after the last one of `c`. Returns the old inside of
+    /// `c` when `c` was empty and got expanded.
+    fn insert_item(&mut self, c: &Container, key: Option<&str>, value: &Value) -> Option<String> {
+        let render_item = |style: &Style, base: &str, multiline: bool| match key {
+            Some(k) => render_member(k, value, style, base, multiline),
+            None => render(value, style, base, multiline),
+        };
+        let Some(last) = c.items.last() else {
+            return self.insert_into_empty(c, &render_item);
+        };
+        if text::starts_line(&self.text, last.start) {
+            let indent = text::line_indent(&self.text, last.start).to_owned();
+            let trailing = self.jsonc && last.comma.is_some();
+            let style = Style {
+                trailing_commas: trailing,
+                ..self.style.clone()
+            };
+            let mut new = format!("{}{indent}{}", style.eol, render_item(&style, &indent, true));
+            if trailing {
+                new.push(',');
+                let at = self.same_line_end(last.comma.unwrap() + 1);
+                self.text.insert_str(at, &new);
+            } else {
+                let at = self.same_line_end(last.value.end);
+                self.text.insert_str(at, &new);
+                self.text.insert(last.value.end, ',');
+            }
+        } else {
+            let comma = container_comma(&self.text, c, &self.style);
+            let item = render_item(&self.style, "", false);
+            match last.comma {
+                Some(p) => self
+                    .text
+                    .insert_str(p + 1, &format!("{}{item},", &comma[1..])),
+                None => self.text.insert_str(last.value.end, &format!("{comma}{item}")),
+            }
+        }
+        None
+    }
+
+    fn insert_into_empty(&mut self, c: &Container, render_item: &dyn Fn(&Style, &str, bool) -> String) -> Option<String> {
+        let inner = self.text[c.open + 1..c.close].to_owned();
+        let is_root = c.open == self.scanner().root();
+        if self.one_line && !is_root {
+            let item = render_item(&self.style, "", false);
+            self.text.insert_str(c.open + 1, &item);
+            return None;
+        }
+        let base = text::line_indent(&self.text, c.open).to_owned();
+        let child = format!("{base}{}", self.style.indent);
+        let mut item = render_item(&self.style, &child, true);
+        if self.style.trailing_commas {
+            item.push(',');
+        }
+        let eol = self.style.eol;
+        if inner.trim().is_empty() {
+            let new = format!("{eol}{child}{item}{eol}{base}");
+            self.text.replace_range(c.open + 1..c.close, &new);
+            Some(inner)
+        } else {
+            // The inside holds comments: keep them, add the item after them.
+            let s = self.scanner();
+            let mut at = c.open + 1;
+            loop {
+                let next = s.skip_trivia(at);
+                if next >= c.close {
+                    break;
+                }
+                at = s.comment_end(next).unwrap_or(c.close);
+            }
+            self.text.insert_str(at, &format!("{eol}{child}{item}"));
+            Some(inner)
+        }
+    }
+
+    /// Where text appended after `pos` on the same line must go: past
+    /// spaces and one-line comments, before the line break or the next token.
+    fn same_line_end(&self, mut pos: usize) -> usize {
+        let s = self.scanner();
+        let b = self.text.as_bytes();
+        loop {
+            match b.get(pos) {
+                Some(b' ' | b'\t') => pos += 1,
+                Some(b'/') if self.jsonc => match s.comment_end(pos) {
+                    Some(end) if !self.text[pos..end].contains('\n') => pos = end,
+                    _ => return pos,
+                },
+                _ => return pos,
+            }
+        }
+    }
+
+    /// Remove item `index` of the container at `path` (keys only; `want_object`
+    /// says which kind the container is).
+    pub fn remove_item(&mut self, path: &KeyPath, want_object: bool, index: usize) -> Result<(), EditError> {
+        let c = self
+            .container(path, want_object)?
+            .ok_or(Unexpected(0))?;
+        for r in removal_ranges(&self.text, &c, index) {
+            self.text.replace_range(r, "");
+        }
+        Ok(())
+    }
+
+    /// Replace the inside of the (empty) container at `path`.
+    pub fn set_inner(&mut self, path: &KeyPath, want_object: bool, inner: &str) -> Result<(), EditError> {
+        let c = self
+            .container(path, want_object)?
+            .ok_or(Unexpected(0))?;
+        self.text.replace_range(c.open + 1..c.close, inner);
+        Ok(())
+    }
+
+    /// Replace the value of an item in place, rendered for where it stands.
+    pub fn replace_value(&mut self, item: &Item, value: &Value) {
+        let multiline = text::starts_line(&self.text, item.start) && !self.one_line;
+        let indent = text::line_indent(&self.text, item.start).to_owned();
+        let new = render(value, &self.style, &indent, multiline);
+        self.text.replace_range(item.value.clone(), &new);
+    }
+}
+
+/// The byte ranges to delete to take item `i` out of `c`, last range first
+/// so that they can be applied in order.
+fn removal_ranges(text: &str, c: &Container, i: usize) -> Vec<Range<usize>> {
+    let it = &c.items[i];
+    let n = c.items.len();
+    let prev = i.checked_sub(1).map(|p| &c.items[p]);
+    let mut ranges = Vec::new();
+    if text::starts_line(text, it.start) {
+        let end = it.end_with_comma();
+        let rest = end
+            + text.as_bytes()[end..]
+                .iter()
+                .take_while(|b| **b == b' ' || **b == b'\t')
+                .count();
+        let line = text::line_start(text, it.start);
+        match text.as_bytes().get(rest) {
+            Some(b'\n') => ranges.push(line..rest + 1),
+            Some(b'\r') if text.as_bytes().get(rest + 1) == Some(&b'\n') => ranges.push(line..rest + 2),
+            None => ranges.push(line..rest),
+            _ => {
+                let mut from = line.saturating_sub(1);
+                if from > 0 && text.as_bytes()[from - 1] == b'\r' {
+                    from -= 1;
+                }
+                ranges.push(from..end);
+            }
+        }
+        if i + 1 == n
+            && it.comma.is_none()
+            && let Some(p) = prev.and_then(|p| p.comma)
+        {
+            ranges.push(p..p + 1);
+        }
+    } else if i + 1 < n {
+        ranges.push(it.start..c.items[i + 1].start);
+    } else if let Some(p) = prev {
+        match (p.comma, it.comma) {
+            (Some(pc), Some(ic)) => ranges.push(pc + 1..ic + 1),
+            _ => ranges.push(p.value.end..it.value.end),
+        }
+    } else {
+        ranges.push(it.start..it.end_with_comma());
+    }
+    ranges
+}
+
+/// The separator a one-line container uses between items.
+fn container_comma(text: &str, c: &Container, style: &Style) -> &'static str {
+    match c.items.as_slice() {
+        [a, b, ..] => match a.comma {
+            Some(p) if text[p + 1..b.start].is_empty() => ",",
+            Some(_) => ", ",
+            None => style.comma,
+        },
+        _ => style.comma,
+    }
+}
+
+fn detect_style(text: &str, root: &Container, jsonc: bool) -> Style {
+    let colon = match root.items.first() {
+        Some(it) if !text[..it.value.start].ends_with([' ', '\t', '\r', '\n']) => ":",
+        _ => ": ",
+    };
+    Style {
+        indent: text::indent_unit(text),
+        eol: text::line_ending(text),
+        colon,
+        comma: if colon == ":" { "," } else { ", " },
+        trailing_commas: jsonc
+            && root.items.last().is_some_and(|l| l.comma.is_some())
+            && text[root.open..root.close].contains('\n'),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn doc(t: &str, jsonc: bool) -> JsonDoc {
+        super::super::validate::validate(t, jsonc).unwrap();
+        JsonDoc::new(t.to_owned(), jsonc).unwrap()
+    }
+
+    fn path(p: &[&str]) -> Vec<String> {
+        p.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Insert then remove must give back the bytes.
+    fn round_trip(original: &str, jsonc: bool, at: &[&str], expect_after: &str) {
+        let mut d = doc(original, jsonc);
+        let ins = d.append_to_array(&path(at), &json!({"command": "x"})).unwrap();
+        assert_eq!(d.text, expect_after, "after insert");
+        super::super::validate::validate(&d.text, jsonc).unwrap();
+        let mut d = JsonDoc::new(d.text, jsonc).unwrap();
+        // Undo: remove created paths deepest first, or the element itself.
+        if let Some(first) = ins.created.first() {
+            let parent = &first[..first.len() - 1];
+            let c = d.container(parent, true).unwrap().unwrap();
+            let (i, _) = c.member(first.last().unwrap()).unwrap();
+            d.remove_item(parent, true, i).unwrap();
+        } else {
+            let c = d.container(&path(at), false).unwrap().unwrap();
+            d.remove_item(&path(at), false, c.items.len() - 1).unwrap();
+        }
+        if let Some((p, inner)) = ins.was_empty {
+            let is_obj = p.len() < at.len() || at.is_empty();
+            d.set_inner(&p, is_obj, &inner).unwrap();
+        }
+        assert_eq!(d.text, original, "after removal");
+    }
+
+    #[test]
+    fn multiline_object_gains_a_member_on_its_own_line() {
+        round_trip(
+            "{\n  \"a\": 1\n}\n",
+            false,
+            &["hooks", "E"],
+            "{\n  \"a\": 1,\n  \"hooks\": {\n    \"E\": [\n      {\n        \"command\": \"x\"\n      }\n    ]\n  }\n}\n",
+        );
+    }
+
+    #[test]
+    fn one_line_object_stays_one_line() {
+        round_trip("{\"a\": 1}", false, &["h"], "{\"a\": 1, \"h\": [{\"command\": \"x\"}]}");
+        round_trip("{\"a\":1}", false, &["h"], "{\"a\":1,\"h\":[{\"command\":\"x\"}]}");
+    }
+
+    #[test]
+    fn empty_root_expands_and_comes_back() {
+        round_trip("{}", false, &["h"], "{\n  \"h\": [\n    {\n      \"command\": \"x\"\n    }\n  ]\n}");
+        round_trip("{ }\n", false, &["h"], "{\n  \"h\": [\n    {\n      \"command\": \"x\"\n    }\n  ]\n}\n");
+    }
+
+    #[test]
+    fn existing_empty_array_is_restored() {
+        round_trip(
+            "{\r\n\t\"h\": []\r\n}",
+            false,
+            &["h"],
+            "{\r\n\t\"h\": [\r\n\t\t{\r\n\t\t\t\"command\": \"x\"\r\n\t\t}\r\n\t]\r\n}",
+        );
+    }
+
+    #[test]
+    fn comments_and_trailing_commas_in_jsonc() {
+        round_trip(
+            "{\n  \"a\": 1, // one\n}\n",
+            true,
+            &["h"],
+            "{\n  \"a\": 1, // one\n  \"h\": [\n    {\n      \"command\": \"x\",\n    },\n  ],\n}\n",
+        );
+        round_trip(
+            "{\n  \"a\": 1 // one\n}\n",
+            true,
+            &["h"],
+            "{\n  \"a\": 1, // one\n  \"h\": [\n    {\n      \"command\": \"x\"\n    }\n  ]\n}\n",
+        );
+    }
+
+    #[test]
+    fn closing_bracket_on_the_last_line() {
+        round_trip(
+            "{\n  \"h\": [\n    1]}",
+            false,
+            &["h"],
+            "{\n  \"h\": [\n    1,\n    {\n      \"command\": \"x\"\n    }]}",
+        );
+    }
+
+    #[test]
+    fn wrong_types_are_errors() {
+        let d = doc("{\"hooks\": []}", false);
+        let e = d.container(&path(&["hooks", "E"]), false).unwrap_err();
+        assert!(matches!(e, EditError::WrongType { .. }));
+        assert!(JsonDoc::new("[1]".into(), false).is_err());
+    }
+}

@@ -1,0 +1,154 @@
+//! Printing new values in the style of the file they go into.
+//!
+//! Only text coffer inserts is ever printed; everything else in the file is
+//! kept as it was. New text copies the file's indentation unit, line ending,
+//! spacing after colons and commas, and (in JSONC) its trailing-comma habit,
+//! so a reviewer sees the diff they would have typed by hand.
+
+use serde_json::Value;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Style {
+    pub indent: String,
+    pub eol: &'static str,
+    /// `": "` or `":"`.
+    pub colon: &'static str,
+    /// Separator between items of a one-line container: `", "` or `","`.
+    pub comma: &'static str,
+    /// Multi-line containers end with a comma after their last item.
+    pub trailing_commas: bool,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            indent: "  ".into(),
+            eol: "\n",
+            colon: ": ",
+            comma: ", ",
+            trailing_commas: false,
+        }
+    }
+}
+
+/// Render `value` as it would appear on a line indented by `base`.
+/// `multiline` chooses between the pretty form and a one-line form.
+pub fn render(value: &Value, style: &Style, base: &str, multiline: bool) -> String {
+    let mut out = String::new();
+    if multiline {
+        pretty(value, style, base, &mut out);
+    } else {
+        inline(value, style, &mut out);
+    }
+    out
+}
+
+/// Render an object member `"key": value`.
+pub fn render_member(key: &str, value: &Value, style: &Style, base: &str, multiline: bool) -> String {
+    let mut out = scalar(&Value::String(key.to_owned()));
+    out.push_str(style.colon);
+    out.push_str(&render(value, style, base, multiline));
+    out
+}
+
+fn scalar(v: &Value) -> String {
+    serde_json::to_string(v).expect("a JSON value always serialises")
+}
+
+fn pretty(value: &Value, style: &Style, base: &str, out: &mut String) {
+    let inner = format!("{base}{}", style.indent);
+    let (open, close, items): (char, char, Vec<(Option<&str>, &Value)>) = match value {
+        Value::Object(m) if !m.is_empty() => {
+            ('{', '}', m.iter().map(|(k, v)| (Some(k.as_str()), v)).collect())
+        }
+        Value::Array(a) if !a.is_empty() => ('[', ']', a.iter().map(|v| (None, v)).collect()),
+        other => {
+            inline(other, style, out);
+            return;
+        }
+    };
+    out.push(open);
+    let n = items.len();
+    for (i, (key, v)) in items.into_iter().enumerate() {
+        out.push_str(style.eol);
+        out.push_str(&inner);
+        if let Some(k) = key {
+            out.push_str(&scalar(&Value::String(k.to_owned())));
+            out.push_str(style.colon);
+        }
+        pretty(v, style, &inner, out);
+        if i + 1 < n || style.trailing_commas {
+            out.push(',');
+        }
+    }
+    out.push_str(style.eol);
+    out.push_str(base);
+    out.push(close);
+}
+
+fn inline(value: &Value, style: &Style, out: &mut String) {
+    match value {
+        Value::Object(m) => {
+            out.push('{');
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(style.comma);
+                }
+                out.push_str(&scalar(&Value::String(k.clone())));
+                out.push_str(style.colon);
+                inline(v, style, out);
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (i, v) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(style.comma);
+                }
+                inline(v, style, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&scalar(other)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn pretty_follows_indent_and_eol() {
+        let style = Style {
+            indent: "\t".into(),
+            eol: "\r\n",
+            ..Style::default()
+        };
+        let v = json!({"hooks": [{"command": "c"}], "e": {}});
+        assert_eq!(
+            render(&v, &style, "\t", true),
+            "{\r\n\t\t\"hooks\": [\r\n\t\t\t{\r\n\t\t\t\t\"command\": \"c\"\r\n\t\t\t}\r\n\t\t],\r\n\t\t\"e\": {}\r\n\t}"
+        );
+    }
+
+    #[test]
+    fn inline_follows_spacing() {
+        let style = Style {
+            colon: ":",
+            comma: ",",
+            ..Style::default()
+        };
+        assert_eq!(render(&json!({"a": [1, "é"]}), &style, "", false), "{\"a\":[1,\"é\"]}");
+    }
+
+    #[test]
+    fn trailing_commas_when_the_file_uses_them() {
+        let style = Style {
+            trailing_commas: true,
+            ..Style::default()
+        };
+        assert_eq!(render(&json!({"a": 1}), &style, "", true), "{\n  \"a\": 1,\n}");
+    }
+}

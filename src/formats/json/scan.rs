@@ -1,0 +1,269 @@
+//! A span scanner for JSON and JSONC text that has already been validated.
+//!
+//! coffer edits users' files as text, so it needs byte ranges, not values.
+//! Building a full tree of a large settings file costs hundreds of megabytes
+//! (DESIGN.md, "Formats"); this scanner instead lists the members of one
+//! container at a time and skips every other value by matching brackets, so
+//! reaching `hooks.SessionStart` in a 10 MB file touches each byte at most
+//! once and allocates only the path it walks. It is iterative, so deep nesting
+//! cannot overflow the stack.
+
+use std::ops::Range;
+
+/// One member of an object or element of an array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    /// For object members, the decoded key.
+    pub key: Option<String>,
+    /// First byte of the item: the key's quote for members, the value otherwise.
+    pub start: usize,
+    pub value: Range<usize>,
+    /// The comma that follows the item, if any (a trailing comma for the last).
+    pub comma: Option<usize>,
+}
+
+impl Item {
+    /// End of the item including its comma.
+    pub fn end_with_comma(&self) -> usize {
+        self.comma.map_or(self.value.end, |c| c + 1)
+    }
+}
+
+/// An object or array with its brackets and items.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Container {
+    pub open: usize,
+    /// Offset of the closing bracket.
+    pub close: usize,
+    pub is_object: bool,
+    pub items: Vec<Item>,
+}
+
+impl Container {
+    pub fn member(&self, key: &str) -> Option<(usize, &Item)> {
+        self.items
+            .iter()
+            .enumerate()
+            .find(|(_, it)| it.key.as_deref() == Some(key))
+    }
+}
+
+/// Structure that the scanner did not expect in text that was supposed to be
+/// valid; it means a bug in coffer, never a user error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("internal error: unexpected JSON structure at byte {0}")]
+pub struct Unexpected(pub usize);
+
+#[derive(Clone, Copy)]
+pub struct Scanner<'a> {
+    b: &'a [u8],
+    jsonc: bool,
+}
+
+impl<'a> Scanner<'a> {
+    pub fn new(text: &'a str, jsonc: bool) -> Self {
+        Scanner {
+            b: text.as_bytes(),
+            jsonc,
+        }
+    }
+
+    fn at(&self, i: usize) -> u8 {
+        self.b.get(i).copied().unwrap_or(0)
+    }
+
+    /// Skip whitespace and, in JSONC, comments.
+    pub fn skip_trivia(&self, mut i: usize) -> usize {
+        loop {
+            match self.at(i) {
+                b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+                b'/' if self.jsonc => match self.comment_end(i) {
+                    Some(end) => i = end,
+                    None => return i,
+                },
+                _ => return i,
+            }
+        }
+    }
+
+    /// If a comment starts at `i`, the offset just past it. A line comment
+    /// ends before its newline.
+    pub fn comment_end(&self, i: usize) -> Option<usize> {
+        match self.at(i + 1) {
+            b'/' => Some(memchr::memchr(b'\n', &self.b[i..]).map_or(self.b.len(), |n| i + n)),
+            b'*' => Some(
+                memchr::memmem::find(&self.b[i + 2..], b"*/").map_or(self.b.len(), |n| i + 2 + n + 2),
+            ),
+            _ => None,
+        }
+    }
+
+    fn skip_string(&self, i: usize) -> usize {
+        let mut j = i + 1;
+        while let Some(n) = memchr::memchr2(b'"', b'\\', &self.b[j..]) {
+            j += n;
+            if self.b[j] == b'\\' {
+                j += 2;
+            } else {
+                return j + 1;
+            }
+        }
+        self.b.len()
+    }
+
+    /// The end of the value that starts at `i`.
+    pub fn skip_value(&self, i: usize) -> usize {
+        match self.at(i) {
+            b'"' => self.skip_string(i),
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                let mut j = i;
+                while j < self.b.len() {
+                    match self.b[j] {
+                        b'"' => {
+                            j = self.skip_string(j);
+                            continue;
+                        }
+                        b'/' if self.jsonc => {
+                            if let Some(end) = self.comment_end(j) {
+                                j = end;
+                                continue;
+                            }
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                return j + 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                self.b.len()
+            }
+            _ => {
+                let mut j = i;
+                while j < self.b.len()
+                    && !matches!(
+                        self.b[j],
+                        b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r' | b'/'
+                    )
+                {
+                    j += 1;
+                }
+                j
+            }
+        }
+    }
+
+    /// The first value of the document.
+    pub fn root(&self) -> usize {
+        self.skip_trivia(0)
+    }
+
+    /// The container whose opening bracket is at `open`.
+    pub fn container(&self, open: usize) -> Result<Container, Unexpected> {
+        let is_object = match self.at(open) {
+            b'{' => true,
+            b'[' => false,
+            _ => return Err(Unexpected(open)),
+        };
+        let close_byte = if is_object { b'}' } else { b']' };
+        let mut items = Vec::new();
+        let mut i = self.skip_trivia(open + 1);
+        loop {
+            if self.at(i) == close_byte {
+                return Ok(Container {
+                    open,
+                    close: i,
+                    is_object,
+                    items,
+                });
+            }
+            let start = i;
+            let key = if is_object {
+                if self.at(i) != b'"' {
+                    return Err(Unexpected(i));
+                }
+                let end = self.skip_string(i);
+                let key = decode_string(&self.b[i..end]).ok_or(Unexpected(i))?;
+                i = self.skip_trivia(end);
+                if self.at(i) != b':' {
+                    return Err(Unexpected(i));
+                }
+                i = self.skip_trivia(i + 1);
+                Some(key)
+            } else {
+                None
+            };
+            let vstart = i;
+            let vend = self.skip_value(i);
+            if vend == vstart {
+                return Err(Unexpected(i));
+            }
+            i = self.skip_trivia(vend);
+            let comma = if self.at(i) == b',' {
+                let c = i;
+                i = self.skip_trivia(i + 1);
+                Some(c)
+            } else if self.at(i) == close_byte {
+                None
+            } else {
+                return Err(Unexpected(i));
+            };
+            items.push(Item {
+                key,
+                start,
+                value: vstart..vend,
+                comma,
+            });
+        }
+    }
+}
+
+/// Decode a JSON string token (quotes included).
+pub fn decode_string(token: &[u8]) -> Option<String> {
+    if token.len() >= 2 && !token.contains(&b'\\') {
+        return std::str::from_utf8(&token[1..token.len() - 1])
+            .ok()
+            .map(str::to_owned);
+    }
+    serde_json::from_slice(token).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_members_with_spans() {
+        let text = r#"{ "a": [1, {"x": "}"}], "b\"c": 2 }"#;
+        let s = Scanner::new(text, false);
+        let c = s.container(s.root()).unwrap();
+        assert_eq!(c.items.len(), 2);
+        assert_eq!(c.items[0].key.as_deref(), Some("a"));
+        assert_eq!(&text[c.items[0].value.clone()], r#"[1, {"x": "}"}]"#);
+        assert_eq!(c.items[1].key.as_deref(), Some("b\"c"));
+        assert_eq!(c.items[1].comma, None);
+        assert_eq!(&text[c.close..], "}");
+    }
+
+    #[test]
+    fn jsonc_comments_and_trailing_commas() {
+        let text = "{\n // c }\n \"a\": /* ] */ 1,\n}";
+        let s = Scanner::new(text, true);
+        let c = s.container(s.root()).unwrap();
+        assert_eq!(c.items.len(), 1);
+        assert_eq!(&text[c.items[0].value.clone()], "1");
+        assert!(c.items[0].comma.is_some());
+    }
+
+    #[test]
+    fn deep_nesting_does_not_recurse() {
+        let text = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
+        let s = Scanner::new(&text, false);
+        assert_eq!(s.skip_value(0), text.len());
+    }
+}
