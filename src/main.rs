@@ -1,1 +1,20 @@
-fn main(){}
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if coffer::hook::is_hook_invocation(&args) {
+        return ExitCode::from(coffer::hook::main(&args[2..]));
+    }
+    let cli = match coffer::cli::Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            // Usage errors are errors: exit 1, never clap's 2, which means
+            // "changes pending" to `plan --detailed-exitcode` users.
+            return ExitCode::from(if e.use_stderr() { 1 } else { 0 });
+        }
+    };
+    ExitCode::from(coffer::cli::run(cli).exit_code())
+}

@@ -6,7 +6,7 @@
 //! appended to a one-line container is removed with exactly the `, item`
 //! that was added. The one thing an insertion can lose is the inside of an
 //! empty container it expands (`{ }` becomes multi-line); the caller records
-//! that text (see [`Inserted::was_empty`]) and gives it back on removal.
+//! that text (see [`Inserted::expanded`]) and gives it back on removal.
 
 use std::ops::Range;
 
@@ -38,8 +38,16 @@ pub struct Inserted {
     /// Paths (prefixes of the requested path and the new member itself)
     /// that did not exist before and were created by this insertion.
     pub created: Vec<Vec<String>>,
-    /// The inside of the existing empty container that was expanded.
-    pub was_empty: Option<(Vec<String>, String)>,
+    /// The existing empty container that was expanded.
+    pub expanded: Option<Expanded>,
+}
+
+/// An empty container an insertion expanded, and what its inside was.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Expanded {
+    pub path: Vec<String>,
+    pub is_object: bool,
+    pub inner: String,
 }
 
 /// A validated document being edited.
@@ -88,7 +96,11 @@ impl JsonDoc {
     /// The container at `path`, if every key on the way exists. A value on
     /// the way that is not an object, or a last value of the wrong kind, is
     /// an error: coffer never replaces a user's value with its own shape.
-    pub fn container(&self, path: &KeyPath, want_object: bool) -> Result<Option<Container>, EditError> {
+    pub fn container(
+        &self,
+        path: &KeyPath,
+        want_object: bool,
+    ) -> Result<Option<Container>, EditError> {
         let mut c = self.root()?;
         for (depth, key) in path.iter().enumerate() {
             let Some((_, item)) = c.member(key) else {
@@ -99,7 +111,11 @@ impl JsonDoc {
             if self.text.as_bytes()[item.value.start] != expected {
                 return Err(EditError::WrongType {
                     path: path[..=depth].join("."),
-                    expected: if expected == b'{' { "an object" } else { "an array" },
+                    expected: if expected == b'{' {
+                        "an object"
+                    } else {
+                        "an array"
+                    },
                     offset: item.value.start,
                 });
             }
@@ -114,16 +130,30 @@ impl JsonDoc {
 
     /// Append `value` to the array at `path`, creating the array and any
     /// missing objects on the way.
-    pub fn append_to_array(&mut self, path: &KeyPath, value: &Value) -> Result<Inserted, EditError> {
+    pub fn append_to_array(
+        &mut self,
+        path: &KeyPath,
+        value: &Value,
+    ) -> Result<Inserted, EditError> {
         self.insert_at(path, None, value)
     }
 
     /// Add member `key` to the object at `path`, creating missing objects.
-    pub fn insert_member(&mut self, path: &KeyPath, key: &str, value: &Value) -> Result<Inserted, EditError> {
+    pub fn insert_member(
+        &mut self,
+        path: &KeyPath,
+        key: &str,
+        value: &Value,
+    ) -> Result<Inserted, EditError> {
         self.insert_at(path, Some(key), value)
     }
 
-    fn insert_at(&mut self, path: &KeyPath, key: Option<&str>, value: &Value) -> Result<Inserted, EditError> {
+    fn insert_at(
+        &mut self,
+        path: &KeyPath,
+        key: Option<&str>,
+        value: &Value,
+    ) -> Result<Inserted, EditError> {
         // Find the deepest existing container on the path; what is missing
         // below it is built as one nested value and inserted in one splice.
         let mut depth = path.len();
@@ -155,10 +185,14 @@ impl JsonDoc {
             p.push(k.to_owned());
             created.push(p);
         }
-        let was_empty = self
+        let expanded = self
             .insert_item(&parent, item_key.as_deref(), &item_value)
-            .map(|inner| (path[..depth].to_vec(), inner));
-        Ok(Inserted { created, was_empty })
+            .map(|inner| Expanded {
+                path: path[..depth].to_vec(),
+                is_object: parent.is_object,
+                inner,
+            });
+        Ok(Inserted { created, expanded })
     }
 
     /// Insert an item after the last one of `c`. Returns the old inside of
@@ -178,7 +212,11 @@ impl JsonDoc {
                 trailing_commas: trailing,
                 ..self.style.clone()
             };
-            let mut new = format!("{}{indent}{}", style.eol, render_item(&style, &indent, true));
+            let mut new = format!(
+                "{}{indent}{}",
+                style.eol,
+                render_item(&style, &indent, true)
+            );
             if trailing {
                 new.push(',');
                 let at = self.same_line_end(last.comma.unwrap() + 1);
@@ -195,13 +233,19 @@ impl JsonDoc {
                 Some(p) => self
                     .text
                     .insert_str(p + 1, &format!("{}{item},", &comma[1..])),
-                None => self.text.insert_str(last.value.end, &format!("{comma}{item}")),
+                None => self
+                    .text
+                    .insert_str(last.value.end, &format!("{comma}{item}")),
             }
         }
         None
     }
 
-    fn insert_into_empty(&mut self, c: &Container, render_item: &dyn Fn(&Style, &str, bool) -> String) -> Option<String> {
+    fn insert_into_empty(
+        &mut self,
+        c: &Container,
+        render_item: &dyn Fn(&Style, &str, bool) -> String,
+    ) -> Option<String> {
         let inner = self.text[c.open + 1..c.close].to_owned();
         let is_root = c.open == self.scanner().root();
         if self.one_line && !is_root {
@@ -255,10 +299,13 @@ impl JsonDoc {
 
     /// Remove item `index` of the container at `path` (keys only; `want_object`
     /// says which kind the container is).
-    pub fn remove_item(&mut self, path: &KeyPath, want_object: bool, index: usize) -> Result<(), EditError> {
-        let c = self
-            .container(path, want_object)?
-            .ok_or(Unexpected(0))?;
+    pub fn remove_item(
+        &mut self,
+        path: &KeyPath,
+        want_object: bool,
+        index: usize,
+    ) -> Result<(), EditError> {
+        let c = self.container(path, want_object)?.ok_or(Unexpected(0))?;
         for r in removal_ranges(&self.text, &c, index) {
             self.text.replace_range(r, "");
         }
@@ -266,10 +313,13 @@ impl JsonDoc {
     }
 
     /// Replace the inside of the (empty) container at `path`.
-    pub fn set_inner(&mut self, path: &KeyPath, want_object: bool, inner: &str) -> Result<(), EditError> {
-        let c = self
-            .container(path, want_object)?
-            .ok_or(Unexpected(0))?;
+    pub fn set_inner(
+        &mut self,
+        path: &KeyPath,
+        want_object: bool,
+        inner: &str,
+    ) -> Result<(), EditError> {
+        let c = self.container(path, want_object)?.ok_or(Unexpected(0))?;
         self.text.replace_range(c.open + 1..c.close, inner);
         Ok(())
     }
@@ -300,7 +350,9 @@ fn removal_ranges(text: &str, c: &Container, i: usize) -> Vec<Range<usize>> {
         let line = text::line_start(text, it.start);
         match text.as_bytes().get(rest) {
             Some(b'\n') => ranges.push(line..rest + 1),
-            Some(b'\r') if text.as_bytes().get(rest + 1) == Some(&b'\n') => ranges.push(line..rest + 2),
+            Some(b'\r') if text.as_bytes().get(rest + 1) == Some(&b'\n') => {
+                ranges.push(line..rest + 2)
+            }
             None => ranges.push(line..rest),
             _ => {
                 let mut from = line.saturating_sub(1);
@@ -374,7 +426,9 @@ mod tests {
     /// Insert then remove must give back the bytes.
     fn round_trip(original: &str, jsonc: bool, at: &[&str], expect_after: &str) {
         let mut d = doc(original, jsonc);
-        let ins = d.append_to_array(&path(at), &json!({"command": "x"})).unwrap();
+        let ins = d
+            .append_to_array(&path(at), &json!({"command": "x"}))
+            .unwrap();
         assert_eq!(d.text, expect_after, "after insert");
         super::super::validate::validate(&d.text, jsonc).unwrap();
         let mut d = JsonDoc::new(d.text, jsonc).unwrap();
@@ -388,9 +442,8 @@ mod tests {
             let c = d.container(&path(at), false).unwrap().unwrap();
             d.remove_item(&path(at), false, c.items.len() - 1).unwrap();
         }
-        if let Some((p, inner)) = ins.was_empty {
-            let is_obj = p.len() < at.len() || at.is_empty();
-            d.set_inner(&p, is_obj, &inner).unwrap();
+        if let Some(e) = ins.expanded {
+            d.set_inner(&e.path, e.is_object, &e.inner).unwrap();
         }
         assert_eq!(d.text, original, "after removal");
     }
@@ -407,14 +460,34 @@ mod tests {
 
     #[test]
     fn one_line_object_stays_one_line() {
-        round_trip("{\"a\": 1}", false, &["h"], "{\"a\": 1, \"h\": [{\"command\": \"x\"}]}");
-        round_trip("{\"a\":1}", false, &["h"], "{\"a\":1,\"h\":[{\"command\":\"x\"}]}");
+        round_trip(
+            "{\"a\": 1}",
+            false,
+            &["h"],
+            "{\"a\": 1, \"h\": [{\"command\": \"x\"}]}",
+        );
+        round_trip(
+            "{\"a\":1}",
+            false,
+            &["h"],
+            "{\"a\":1,\"h\":[{\"command\":\"x\"}]}",
+        );
     }
 
     #[test]
     fn empty_root_expands_and_comes_back() {
-        round_trip("{}", false, &["h"], "{\n  \"h\": [\n    {\n      \"command\": \"x\"\n    }\n  ]\n}");
-        round_trip("{ }\n", false, &["h"], "{\n  \"h\": [\n    {\n      \"command\": \"x\"\n    }\n  ]\n}\n");
+        round_trip(
+            "{}",
+            false,
+            &["h"],
+            "{\n  \"h\": [\n    {\n      \"command\": \"x\"\n    }\n  ]\n}",
+        );
+        round_trip(
+            "{ }\n",
+            false,
+            &["h"],
+            "{\n  \"h\": [\n    {\n      \"command\": \"x\"\n    }\n  ]\n}\n",
+        );
     }
 
     #[test]

@@ -44,7 +44,13 @@ pub fn render(value: &Value, style: &Style, base: &str, multiline: bool) -> Stri
 }
 
 /// Render an object member `"key": value`.
-pub fn render_member(key: &str, value: &Value, style: &Style, base: &str, multiline: bool) -> String {
+pub fn render_member(
+    key: &str,
+    value: &Value,
+    style: &Style,
+    base: &str,
+    multiline: bool,
+) -> String {
     let mut out = scalar(&Value::String(key.to_owned()));
     out.push_str(style.colon);
     out.push_str(&render(value, style, base, multiline));
@@ -58,9 +64,11 @@ fn scalar(v: &Value) -> String {
 fn pretty(value: &Value, style: &Style, base: &str, out: &mut String) {
     let inner = format!("{base}{}", style.indent);
     let (open, close, items): (char, char, Vec<(Option<&str>, &Value)>) = match value {
-        Value::Object(m) if !m.is_empty() => {
-            ('{', '}', m.iter().map(|(k, v)| (Some(k.as_str()), v)).collect())
-        }
+        Value::Object(m) if !m.is_empty() => (
+            '{',
+            '}',
+            m.iter().map(|(k, v)| (Some(k.as_str()), v)).collect(),
+        ),
         Value::Array(a) if !a.is_empty() => ('[', ']', a.iter().map(|v| (None, v)).collect()),
         other => {
             inline(other, style, out);
@@ -140,7 +148,10 @@ mod tests {
             comma: ",",
             ..Style::default()
         };
-        assert_eq!(render(&json!({"a": [1, "é"]}), &style, "", false), "{\"a\":[1,\"é\"]}");
+        assert_eq!(
+            render(&json!({"a": [1, "é"]}), &style, "", false),
+            "{\"a\":[1,\"é\"]}"
+        );
     }
 
     #[test]
@@ -149,6 +160,9 @@ mod tests {
             trailing_commas: true,
             ..Style::default()
         };
-        assert_eq!(render(&json!({"a": 1}), &style, "", true), "{\n  \"a\": 1,\n}");
+        assert_eq!(
+            render(&json!({"a": 1}), &style, "", true),
+            "{\n  \"a\": 1,\n}"
+        );
     }
 }

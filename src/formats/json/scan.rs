@@ -92,7 +92,8 @@ impl<'a> Scanner<'a> {
         match self.at(i + 1) {
             b'/' => Some(memchr::memchr(b'\n', &self.b[i..]).map_or(self.b.len(), |n| i + n)),
             b'*' => Some(
-                memchr::memmem::find(&self.b[i + 2..], b"*/").map_or(self.b.len(), |n| i + 2 + n + 2),
+                memchr::memmem::find(&self.b[i + 2..], b"*/")
+                    .map_or(self.b.len(), |n| i + 2 + n + 2),
             ),
             _ => None,
         }

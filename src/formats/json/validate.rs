@@ -168,7 +168,11 @@ mod tests {
 
     #[test]
     fn jsonc_accepts_comments_and_trailing_commas() {
-        validate("// head\n{ /* x */ \"a\": [1, 2,], // t\n \"b\": \"//\",\n}\n", true).unwrap();
+        validate(
+            "// head\n{ /* x */ \"a\": [1, 2,], // t\n \"b\": \"//\",\n}\n",
+            true,
+        )
+        .unwrap();
         assert!(validate("{ /* open", true).is_err());
         assert!(validate("{\"a\": 1,,}", true).is_err());
     }

@@ -1,0 +1,154 @@
+//! coffer's provenance record (the ledger).
+//!
+//! Content says which hook entries are coffer's, but not who created the
+//! `hooks` object around them, or what an empty `{ }` looked like before
+//! coffer expanded it. The ledger remembers exactly that, per target file,
+//! so that taking coffer's fragments out gives back the original bytes. A
+//! lost ledger degrades safely: recognisable entries still come out, and
+//! anything whose origin cannot be proved stays.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::env::Env;
+use crate::fsys::Fs;
+use crate::resource::{Claim, Syntax};
+
+const LEDGER_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ledger {
+    pub version: u32,
+    pub files: BTreeMap<PathBuf, FileRecord>,
+}
+
+impl Default for Ledger {
+    fn default() -> Self {
+        Ledger {
+            version: LEDGER_VERSION,
+            files: BTreeMap::new(),
+        }
+    }
+}
+
+/// What coffer did to one target file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileRecord {
+    pub syntax: Syntax,
+    /// What coffer may own in the file, so that it can take it out even
+    /// after the desired file stops naming the agent.
+    #[serde(default)]
+    pub claims: Vec<Claim>,
+    /// coffer created the file: it is deleted once nothing else is in it.
+    #[serde(default)]
+    pub created_file: bool,
+    /// Folders coffer created for the file, outermost first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created_dirs: Vec<PathBuf>,
+    /// Containers coffer created (key paths), removed once empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created_containers: Vec<Vec<String>>,
+    /// Top-level keys coffer added because the agent needs them, removed
+    /// once nothing else is in the document.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created_root_keys: Vec<String>,
+    /// Empty containers coffer expanded, with their original inside.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub emptied: Vec<Emptied>,
+    /// SHA-256 of the bytes coffer last wrote.
+    pub sha256: String,
+}
+
+impl FileRecord {
+    pub fn new(syntax: Syntax) -> FileRecord {
+        FileRecord {
+            syntax,
+            claims: Vec::new(),
+            created_file: false,
+            created_dirs: Vec::new(),
+            created_containers: Vec::new(),
+            created_root_keys: Vec::new(),
+            emptied: Vec::new(),
+            sha256: String::new(),
+        }
+    }
+
+    /// Whether the record still holds anything to undo.
+    pub fn holds_provenance(&self) -> bool {
+        self.created_file
+            || !self.created_containers.is_empty()
+            || !self.created_root_keys.is_empty()
+            || !self.emptied.is_empty()
+    }
+}
+
+/// An empty container coffer expanded; its old inside comes back on removal.
+pub use crate::formats::json::edit::Expanded as Emptied;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("cannot read coffer's state {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("coffer's state {path} is damaged: {source}")]
+    Damaged {
+        path: String,
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+pub fn ledger_path(env: &Env) -> PathBuf {
+    env.state_dir.join("state.json")
+}
+
+pub fn load(fs: &dyn Fs, env: &Env) -> Result<Ledger, StateError> {
+    let path = ledger_path(env);
+    let shown = || env.display(&path);
+    match fs.read(&path) {
+        Ok(None) => Ok(Ledger::default()),
+        Ok(Some(bytes)) => serde_json::from_slice(&bytes).map_err(|source| StateError::Damaged {
+            path: shown(),
+            source,
+        }),
+        Err(source) => Err(StateError::Io {
+            path: shown(),
+            source,
+        }),
+    }
+}
+
+/// The ledger's bytes as they are written.
+pub fn encode(ledger: &Ledger) -> Vec<u8> {
+    let mut out = serde_json::to_vec_pretty(ledger).expect("the ledger serialises");
+    out.push(b'\n');
+    out
+}
+
+/// Write the ledger, creating the state folder when needed.
+pub fn save(fs: &dyn Fs, env: &Env, ledger: &Ledger) -> std::io::Result<()> {
+    let path = ledger_path(env);
+    for dir in crate::fsys::missing_dirs(fs, &path) {
+        fs.create_dir(&dir)?;
+    }
+    fs.write(&path, &encode(ledger))
+}
+
+/// Hex SHA-256 of `bytes`.
+pub fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Whether `path` is the ledger itself (never a target).
+pub fn is_ledger(env: &Env, path: &Path) -> bool {
+    path == ledger_path(env)
+}
