@@ -2,7 +2,7 @@
 //! the bytes it should have.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -183,10 +183,10 @@ fn gather<'a>(
     let mut targets: BTreeMap<PathBuf, Target> = BTreeMap::new();
     fn target<'m, 'a>(
         targets: &'m mut BTreeMap<PathBuf, Target<'a>>,
-        path: &PathBuf,
+        path: &Path,
         syntax: Syntax,
     ) -> Result<&'m mut Target<'a>, Error> {
-        let t = targets.entry(path.clone()).or_insert_with(|| Target {
+        let t = targets.entry(path.to_owned()).or_insert_with(|| Target {
             syntax,
             resources: Vec::new(),
             claims: Vec::new(),

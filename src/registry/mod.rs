@@ -37,7 +37,7 @@ pub struct AgentDescriptor {
 #[serde(tag = "mechanism", rename_all = "kebab-case")]
 pub enum ContextSupport {
     /// A hooks file whose entries run a shell command.
-    ShellCommand(HookSpec),
+    ShellCommand(Box<HookSpec>),
     Unsupported {
         evidence: String,
     },
