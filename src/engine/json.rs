@@ -19,7 +19,7 @@ use crate::formats::json::validate::{blank_comments_and_trailing_commas, validat
 use crate::formats::text::Text;
 use crate::ownership::{may_own_text, owns_hook_entry};
 use crate::resource::{Claim, ClaimKind, Fragment, Origin, Resource, Syntax};
-use crate::state::FileRecord;
+use crate::state::{CreatedKey, FileRecord};
 
 pub(super) struct Input<'a> {
     pub display: &'a str,
@@ -124,8 +124,14 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
         if let Fragment::RequiredKey { key, value } = &r.fragment
             && doc.root().map_err(err)?.member(key).is_none()
         {
+            let foreign_entries = foreign_entries(&doc, input.claims).map_err(err)?;
             let ins = doc.insert_member(&[], key, value).map_err(err)?;
-            record_insert(&mut record, ins, true);
+            record.created_root_keys.retain(|k| &k.key != key);
+            record.created_root_keys.push(CreatedKey {
+                key: key.clone(),
+                foreign_entries,
+            });
+            record_insert(&mut record, Inserted { created: Vec::new(), ..ins });
         }
     }
 
@@ -133,13 +139,13 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
     for (i, (r, array, value)) in desired.iter().enumerate() {
         if !matched[i] {
             let ins = doc.append_to_array(array, value).map_err(err)?;
-            record_insert(&mut record, ins, false);
+            record_insert(&mut record, ins);
             changes.push(change(ChangeOp::Add, &r.origin, array));
         }
     }
 
     // 4. Take out what coffer created and no longer needs.
-    prune(&mut doc, &mut record, input.resources).map_err(err)?;
+    prune(&mut doc, &mut record, input.resources, input.claims).map_err(err)?;
 
     let deleted = record.created_file && is_empty_document(&doc).map_err(err)?;
     let after = (!deleted).then(|| {
@@ -192,6 +198,13 @@ fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(bool, JsonDoc), Err
         ))
     })?;
     let kind = if jsonc { "JSONC" } else { "JSON" };
+    if text.body.trim().is_empty() {
+        return Err(Error::Target(Box::new(
+            Located::new(display, &text.body, 0, 0, "the file is empty", "no JSON object here").with_help(Some(
+                "write `{}` into it or delete it; coffer does not guess what an empty file should hold".into(),
+            )),
+        )));
+    }
     validate(&text.body, jsonc).map_err(|e| {
         Error::Target(Box::new(
             Located::new(
@@ -228,11 +241,50 @@ fn edit_error(display: &str, text: &str, e: EditError) -> Error {
         } => Error::Target(Box::new(
             Located::new(display, text, offset, 1, &format!("{path} is not {expected}"), &format!("expected {expected}"))
                 .with_help(Some(format!(
-                    "coffer only adds to {expected} here and never replaces your value; fix `{path}` by hand"
+                    "coffer only adds to {expected} here and never replaces what you wrote; fix {path} by hand"
                 ))),
         )),
         EditError::Unexpected(u) => Error::Io(std::io::Error::other(format!("{display}: {u}"))),
     }
+}
+
+/// Short hashes of every hook entry under the claims that is not coffer's.
+fn foreign_entries(doc: &JsonDoc, claims: &[&Claim]) -> Result<Vec<String>, EditError> {
+    let mut out = Vec::new();
+    for claim in claims {
+        let ClaimKind::HookEntries { parent, shape, program } = &claim.kind;
+        let Some(events) = doc.container(parent, true)? else {
+            continue;
+        };
+        for item in &events.items {
+            let value = doc.slice(item.value.clone());
+            let entries = if value.starts_with('[') {
+                doc.scanner().container(item.value.start)?.items
+            } else {
+                Vec::new()
+            };
+            if entries.is_empty() && !value.starts_with('[') {
+                out.push(short_hash(&format!("{}={value}", item.key.as_deref().unwrap_or(""))));
+            }
+            for el in entries {
+                let text = doc.slice(el.value.clone());
+                let canonical = match parse_value(text, doc.jsonc) {
+                    Some(v) if owns_hook_entry(&v, *shape, program) => continue,
+                    Some(v) => v.to_string(),
+                    None => text.to_owned(),
+                };
+                let key = item.key.as_deref().unwrap_or("");
+                out.push(short_hash(&format!("{key}={canonical}")));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn short_hash(s: &str) -> String {
+    crate::state::sha256(s.as_bytes())[..16].to_owned()
 }
 
 /// Every coffer entry the claims recognise, in document order.
@@ -286,13 +338,9 @@ fn parse_value(text: &str, jsonc: bool) -> Option<Value> {
     }
 }
 
-fn record_insert(record: &mut FileRecord, ins: Inserted, root_key: bool) {
+fn record_insert(record: &mut FileRecord, ins: Inserted) {
     for path in ins.created {
-        if root_key && path.len() == 1 {
-            if !record.created_root_keys.contains(&path[0]) {
-                record.created_root_keys.push(path[0].clone());
-            }
-        } else if !record.created_containers.contains(&path) {
+        if !record.created_containers.contains(&path) {
             record.created_containers.push(path);
         }
     }
@@ -309,6 +357,7 @@ fn prune(
     doc: &mut JsonDoc,
     record: &mut FileRecord,
     resources: &[&Resource],
+    claims: &[&Claim],
 ) -> Result<(), EditError> {
     let needed = |path: &[String]| {
         resources.iter().any(|r| match &r.fragment {
@@ -344,22 +393,19 @@ fn prune(
     }
     record.created_containers.sort();
 
-    let root = doc.root()?;
-    let only_required = !root.items.is_empty()
-        && root.items.iter().all(|it| {
-            it.key
-                .as_ref()
-                .is_some_and(|k| record.created_root_keys.contains(k))
-        });
+    // A key the agent needs (Cursor's `version`) leaves with coffer's
+    // entries, so that a file coffer only visited comes back exactly; but
+    // it stays when a hook was added since, whose author may rely on it.
+    let foreign_now = foreign_entries(doc, claims)?;
     let keys = std::mem::take(&mut record.created_root_keys);
-    for key in keys {
-        if needed(std::slice::from_ref(&key)) || !only_required {
-            if doc.root()?.member(&key).is_some() {
-                record.created_root_keys.push(key);
-            }
+    for created in keys {
+        let Some((index, _)) = doc.root()?.member(&created.key) else {
             continue;
-        }
-        if let Some((index, _)) = doc.root()?.member(&key) {
+        };
+        let added_since = foreign_now.iter().any(|h| !created.foreign_entries.contains(h));
+        if added_since || needed(std::slice::from_ref(&created.key)) {
+            record.created_root_keys.push(created);
+        } else {
             doc.remove_item(&[], true, index)?;
         }
     }

@@ -50,10 +50,9 @@ pub struct FileRecord {
     /// Containers coffer created (key paths), removed once empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub created_containers: Vec<Vec<String>>,
-    /// Top-level keys coffer added because the agent needs them, removed
-    /// once nothing else is in the document.
+    /// Top-level keys coffer added because the agent needs them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub created_root_keys: Vec<String>,
+    pub created_root_keys: Vec<CreatedKey>,
     /// Empty containers coffer expanded, with their original inside.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub emptied: Vec<Emptied>,
@@ -82,6 +81,17 @@ impl FileRecord {
             || !self.created_root_keys.is_empty()
             || !self.emptied.is_empty()
     }
+}
+
+/// A top-level key coffer added (Cursor's `version`), and the other tools'
+/// hook entries that were in the file then. It leaves with coffer's own
+/// entries unless someone added a hook since, who may rely on it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatedKey {
+    pub key: String,
+    /// Short hashes of the foreign hook entries present when it was added.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub foreign_entries: Vec<String>,
 }
 
 /// An empty container coffer expanded; its old inside comes back on removal.

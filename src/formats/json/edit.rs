@@ -22,7 +22,7 @@ pub type KeyPath = [String];
 /// Why an edit could not be made where it was asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EditError {
-    #[error("`{path}` is not {expected}")]
+    #[error("{path} is not {expected}")]
     WrongType {
         path: String,
         expected: &'static str,
@@ -110,7 +110,7 @@ impl JsonDoc {
             let expected = if !last || want_object { b'{' } else { b'[' };
             if self.text.as_bytes()[item.value.start] != expected {
                 return Err(EditError::WrongType {
-                    path: path[..=depth].join("."),
+                    path: format!("`{}`", path[..=depth].join(".")),
                     expected: if expected == b'{' {
                         "an object"
                     } else {

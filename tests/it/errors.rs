@@ -1,0 +1,102 @@
+//! What users read when something is wrong: the file, the position, and
+//! what to do.
+
+use crate::common::TestEnv;
+
+fn plan_error(desired: &str) -> String {
+    let env = TestEnv::new();
+    env.desired(desired);
+    let r = env.run(&["plan"]);
+    assert_eq!(r.code, 1, "{}", r.snapshot());
+    r.snapshot()
+}
+
+#[test]
+fn unknown_agent() {
+    insta::assert_snapshot!(plan_error("version: 1\nagents:\n  claude-cod:\n    context: {}\n"));
+}
+
+#[test]
+fn unknown_facet() {
+    insta::assert_snapshot!(plan_error("version: 1\nagents:\n  codex:\n    contxt: {}\n"));
+}
+
+#[test]
+fn unknown_top_level_key() {
+    insta::assert_snapshot!(plan_error("version: 1\nagent: {}\n"));
+}
+
+#[test]
+fn wrong_type() {
+    insta::assert_snapshot!(plan_error("version: 1\nagents:\n  codex:\n    context:\n      events: session-start\n"));
+}
+
+#[test]
+fn duplicate_key() {
+    insta::assert_snapshot!(plan_error("version: 1\nagents:\n  codex:\n    context: {}\n  codex:\n    context: {}\n"));
+}
+
+#[test]
+fn unknown_event() {
+    insta::assert_snapshot!(plan_error("version: 1\nagents:\n  codex:\n    context:\n      events: [session-begin]\n"));
+}
+
+#[test]
+fn event_the_agent_lacks() {
+    insta::assert_snapshot!(plan_error("version: 1\nagents:\n  codex:\n    context:\n      events: [session-start, session-end]\n"));
+}
+
+#[test]
+fn unsupported_version() {
+    insta::assert_snapshot!(plan_error("version: 3\n"));
+}
+
+#[test]
+fn unsplittable_hook_command() {
+    insta::assert_snapshot!(plan_error("version: 1\nhook:\n  command: \"coffer 'hook\"\n"));
+}
+
+fn target_error(rel: &str, content: &str) -> String {
+    let env = TestEnv::new();
+    env.desired("version: 1\nagents:\n  claude-code:\n    context: {}\n  cursor:\n    context: {}\n");
+    env.put(rel, content);
+    let r = env.run(&["plan"]);
+    assert_eq!(r.code, 1, "{}", r.snapshot());
+    assert_eq!(env.read(rel).unwrap(), content.as_bytes());
+    r.snapshot()
+}
+
+#[test]
+fn target_with_a_comment_in_strict_json() {
+    insta::assert_snapshot!(target_error(".claude/settings.json", "{\n  // theme\n  \"theme\": \"dark\"\n}\n"));
+}
+
+#[test]
+fn target_with_a_trailing_comma() {
+    insta::assert_snapshot!(target_error(".claude/settings.json", "{\n  \"theme\": \"dark\",\n}\n"));
+}
+
+#[test]
+fn target_whose_hooks_is_not_an_object() {
+    insta::assert_snapshot!(target_error(".cursor/hooks.json", "{\"version\": 1, \"hooks\": []}\n"));
+}
+
+#[test]
+fn target_whose_top_level_is_not_an_object() {
+    insta::assert_snapshot!(target_error(".claude/settings.json", "[1, 2]\n"));
+}
+
+#[test]
+fn target_that_is_not_utf8() {
+    let env = TestEnv::new();
+    env.desired("version: 1\nagents:\n  claude-code:\n    context: {}\n");
+    env.put(".claude/settings.json", b"{\"a\": \"caf\xe9\"}\n");
+    let r = env.run(&["plan"]);
+    assert_eq!(r.code, 1);
+    insta::assert_snapshot!(r.snapshot());
+}
+
+#[test]
+fn empty_target_file() {
+    insta::assert_snapshot!(target_error(".claude/settings.json", ""));
+}

@@ -1,0 +1,42 @@
+//! The checked-in JSON Schema is generated from the Rust types; it must not
+//! go stale.
+
+use std::path::Path;
+
+use crate::common::TestEnv;
+
+fn checked_in() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/coffer.schema.json")).unwrap()
+}
+
+#[test]
+fn checked_in_schema_is_current() {
+    assert!(
+        checked_in() == coffer::desired::schema(),
+        "schemas/coffer.schema.json is stale: run `cargo run -- schema > schemas/coffer.schema.json`"
+    );
+}
+
+#[test]
+fn schema_command_prints_it() {
+    let r = TestEnv::new().run(&["schema"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, checked_in());
+}
+
+#[test]
+fn examples_reference_the_schema_and_load() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("desired");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let text = std::fs::read_to_string(e.path()).unwrap();
+        assert!(
+            text.starts_with("# yaml-language-server: $schema=../schemas/coffer.schema.json\n"),
+            "{} does not reference the schema",
+            e.path().display()
+        );
+        coffer::desired::parse(&e.path(), text).unwrap();
+        n += 1;
+    }
+    assert!(n > 0);
+}
