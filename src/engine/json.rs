@@ -131,7 +131,13 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
                 key: key.clone(),
                 foreign_entries,
             });
-            record_insert(&mut record, Inserted { created: Vec::new(), ..ins });
+            record_insert(
+                &mut record,
+                Inserted {
+                    created: Vec::new(),
+                    ..ins
+                },
+            );
         }
     }
 
@@ -252,7 +258,11 @@ fn edit_error(display: &str, text: &str, e: EditError) -> Error {
 fn foreign_entries(doc: &JsonDoc, claims: &[&Claim]) -> Result<Vec<String>, EditError> {
     let mut out = Vec::new();
     for claim in claims {
-        let ClaimKind::HookEntries { parent, shape, program } = &claim.kind;
+        let ClaimKind::HookEntries {
+            parent,
+            shape,
+            program,
+        } = &claim.kind;
         let Some(events) = doc.container(parent, true)? else {
             continue;
         };
@@ -264,7 +274,10 @@ fn foreign_entries(doc: &JsonDoc, claims: &[&Claim]) -> Result<Vec<String>, Edit
                 Vec::new()
             };
             if entries.is_empty() && !value.starts_with('[') {
-                out.push(short_hash(&format!("{}={value}", item.key.as_deref().unwrap_or(""))));
+                out.push(short_hash(&format!(
+                    "{}={value}",
+                    item.key.as_deref().unwrap_or("")
+                )));
             }
             for el in entries {
                 let text = doc.slice(el.value.clone());
@@ -402,7 +415,9 @@ fn prune(
         let Some((index, _)) = doc.root()?.member(&created.key) else {
             continue;
         };
-        let added_since = foreign_now.iter().any(|h| !created.foreign_entries.contains(h));
+        let added_since = foreign_now
+            .iter()
+            .any(|h| !created.foreign_entries.contains(h));
         if added_since || needed(std::slice::from_ref(&created.key)) {
             record.created_root_keys.push(created);
         } else {

@@ -20,7 +20,11 @@ fn detailed_exitcode_is_2_with_changes_and_0_without() {
     let env = TestEnv::new();
     env.desired(THREE_AGENTS);
     assert_eq!(env.run(&["plan", "--detailed-exitcode"]).code, 2);
-    assert_eq!(env.run(&["plan"]).code, 0, "without the flag changes are success");
+    assert_eq!(
+        env.run(&["plan"]).code,
+        0,
+        "without the flag changes are success"
+    );
     env.apply();
     let r = env.run(&["plan", "--detailed-exitcode"]);
     assert_eq!(r.code, 0, "{}", r.snapshot());
@@ -52,7 +56,10 @@ fn apply_twice_rewrites_nothing() {
     std::thread::sleep(std::time::Duration::from_millis(20));
     let r = env.apply();
     assert!(r.stdout.starts_with("No changes."), "{}", r.stdout);
-    assert_eq!(std::fs::metadata(&settings).unwrap().modified().unwrap(), mtime);
+    assert_eq!(
+        std::fs::metadata(&settings).unwrap().modified().unwrap(),
+        mtime
+    );
 }
 
 #[test]
@@ -60,7 +67,12 @@ fn apply_and_destroy_report_what_they_did() {
     let env = TestEnv::new();
     env.desired(THREE_AGENTS);
     let r = env.apply();
-    assert!(r.stdout.ends_with("Apply complete: 4 added, 0 changed, 0 removed.\n"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .ends_with("Apply complete: 4 added, 0 changed, 0 removed.\n"),
+        "{}",
+        r.stdout
+    );
     let r = env.destroy();
     insta::assert_snapshot!(r.snapshot());
 }
@@ -98,7 +110,11 @@ fn codex_home_moves_codex_files() {
     let env = TestEnv::new();
     env.desired("version: 1\nagents:\n  codex:\n    context: {}\n");
     let codex_home = env.root.join("codex-home");
-    let r = env.run_cmd(env.cmd().env("CODEX_HOME", &codex_home).args(["apply", "--auto-approve"]));
+    let r = env.run_cmd(
+        env.cmd()
+            .env("CODEX_HOME", &codex_home)
+            .args(["apply", "--auto-approve"]),
+    );
     assert_eq!(r.code, 0, "{}", r.snapshot());
     assert!(codex_home.join("hooks.json").is_file());
     assert!(!env.exists(".codex"));
@@ -107,6 +123,13 @@ fn codex_home_moves_codex_files() {
 #[test]
 fn hook_stub_is_silent() {
     let env = TestEnv::new();
-    let r = env.run(&["hook", "--dialect", "claude", "--event", "SessionStart", "--unknown"]);
+    let r = env.run(&[
+        "hook",
+        "--dialect",
+        "claude",
+        "--event",
+        "SessionStart",
+        "--unknown",
+    ]);
     assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
 }

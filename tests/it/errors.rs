@@ -13,12 +13,16 @@ fn plan_error(desired: &str) -> String {
 
 #[test]
 fn unknown_agent() {
-    insta::assert_snapshot!(plan_error("version: 1\nagents:\n  claude-cod:\n    context: {}\n"));
+    insta::assert_snapshot!(plan_error(
+        "version: 1\nagents:\n  claude-cod:\n    context: {}\n"
+    ));
 }
 
 #[test]
 fn unknown_facet() {
-    insta::assert_snapshot!(plan_error("version: 1\nagents:\n  codex:\n    contxt: {}\n"));
+    insta::assert_snapshot!(plan_error(
+        "version: 1\nagents:\n  codex:\n    contxt: {}\n"
+    ));
 }
 
 #[test]
@@ -28,22 +32,30 @@ fn unknown_top_level_key() {
 
 #[test]
 fn wrong_type() {
-    insta::assert_snapshot!(plan_error("version: 1\nagents:\n  codex:\n    context:\n      events: session-start\n"));
+    insta::assert_snapshot!(plan_error(
+        "version: 1\nagents:\n  codex:\n    context:\n      events: session-start\n"
+    ));
 }
 
 #[test]
 fn duplicate_key() {
-    insta::assert_snapshot!(plan_error("version: 1\nagents:\n  codex:\n    context: {}\n  codex:\n    context: {}\n"));
+    insta::assert_snapshot!(plan_error(
+        "version: 1\nagents:\n  codex:\n    context: {}\n  codex:\n    context: {}\n"
+    ));
 }
 
 #[test]
 fn unknown_event() {
-    insta::assert_snapshot!(plan_error("version: 1\nagents:\n  codex:\n    context:\n      events: [session-begin]\n"));
+    insta::assert_snapshot!(plan_error(
+        "version: 1\nagents:\n  codex:\n    context:\n      events: [session-begin]\n"
+    ));
 }
 
 #[test]
 fn event_the_agent_lacks() {
-    insta::assert_snapshot!(plan_error("version: 1\nagents:\n  codex:\n    context:\n      events: [session-start, session-end]\n"));
+    insta::assert_snapshot!(plan_error(
+        "version: 1\nagents:\n  codex:\n    context:\n      events: [session-start, session-end]\n"
+    ));
 }
 
 #[test]
@@ -53,12 +65,16 @@ fn unsupported_version() {
 
 #[test]
 fn unsplittable_hook_command() {
-    insta::assert_snapshot!(plan_error("version: 1\nhook:\n  command: \"coffer 'hook\"\n"));
+    insta::assert_snapshot!(plan_error(
+        "version: 1\nhook:\n  command: \"coffer 'hook\"\n"
+    ));
 }
 
 fn target_error(rel: &str, content: &str) -> String {
     let env = TestEnv::new();
-    env.desired("version: 1\nagents:\n  claude-code:\n    context: {}\n  cursor:\n    context: {}\n");
+    env.desired(
+        "version: 1\nagents:\n  claude-code:\n    context: {}\n  cursor:\n    context: {}\n",
+    );
     env.put(rel, content);
     let r = env.run(&["plan"]);
     assert_eq!(r.code, 1, "{}", r.snapshot());
@@ -68,17 +84,26 @@ fn target_error(rel: &str, content: &str) -> String {
 
 #[test]
 fn target_with_a_comment_in_strict_json() {
-    insta::assert_snapshot!(target_error(".claude/settings.json", "{\n  // theme\n  \"theme\": \"dark\"\n}\n"));
+    insta::assert_snapshot!(target_error(
+        ".claude/settings.json",
+        "{\n  // theme\n  \"theme\": \"dark\"\n}\n"
+    ));
 }
 
 #[test]
 fn target_with_a_trailing_comma() {
-    insta::assert_snapshot!(target_error(".claude/settings.json", "{\n  \"theme\": \"dark\",\n}\n"));
+    insta::assert_snapshot!(target_error(
+        ".claude/settings.json",
+        "{\n  \"theme\": \"dark\",\n}\n"
+    ));
 }
 
 #[test]
 fn target_whose_hooks_is_not_an_object() {
-    insta::assert_snapshot!(target_error(".cursor/hooks.json", "{\"version\": 1, \"hooks\": []}\n"));
+    insta::assert_snapshot!(target_error(
+        ".cursor/hooks.json",
+        "{\"version\": 1, \"hooks\": []}\n"
+    ));
 }
 
 #[test]

@@ -35,12 +35,20 @@ fn destroy_after_apply_restores_every_byte() {
     let before = env.tree();
     env.apply();
     let claude = String::from_utf8(env.read(".claude/settings.json").unwrap()).unwrap();
-    assert!(claude.contains(r#"{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/.claude/guard.sh"}]}"#));
+    assert!(claude.contains(
+        r#"{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/.claude/guard.sh"}]}"#
+    ));
     let cursor = String::from_utf8(env.read(".cursor/hooks.json").unwrap()).unwrap();
     assert!(cursor.contains("{ \"command\": \"./audit.sh\" },\n\t\t\t{\n\t\t\t\t\"command\": \"coffer hook --dialect cursor --event stop\"\n\t\t\t}"), "{cursor}");
     let codex = String::from_utf8(env.read(".codex/hooks.json").unwrap()).unwrap();
-    assert!(codex.contains("\r\n        \"SessionStart\": [\r\n"), "{codex:?}");
-    assert!(!codex.replace("\r\n", "").contains('\n'), "CRLF file got a bare LF: {codex:?}");
+    assert!(
+        codex.contains("\r\n        \"SessionStart\": [\r\n"),
+        "{codex:?}"
+    );
+    assert!(
+        !codex.replace("\r\n", "").contains('\n'),
+        "CRLF file got a bare LF: {codex:?}"
+    );
     env.destroy();
     assert_eq!(env.tree(), before);
 }
@@ -67,7 +75,11 @@ fn cursor_version_stays_beside_a_hook_the_user_added() {
         .replace("\"sessionStart\": [", "\"afterFileEdit\": [\n      {\n        \"command\": \"fmt.sh\"\n      }\n    ],\n    \"sessionStart\": [");
     env.put(".cursor/hooks.json", &added);
     env.destroy();
-    let after = String::from_utf8(env.read(".cursor/hooks.json").expect("the user's hook keeps the file")).unwrap();
+    let after = String::from_utf8(
+        env.read(".cursor/hooks.json")
+            .expect("the user's hook keeps the file"),
+    )
+    .unwrap();
     assert_eq!(
         after,
         "{\n  \"version\": 1,\n  \"hooks\": {\n    \"afterFileEdit\": [\n      {\n        \"command\": \"fmt.sh\"\n      }\n    ]\n  }\n}\n"
@@ -87,7 +99,9 @@ fn user_edits_between_apply_and_destroy_survive() {
     env.destroy();
     assert_eq!(
         env.read(".claude/settings.json").unwrap(),
-        CLAUDE.replace("\"Bash(ls)\"", "\"Bash(ls)\", \"Bash(pwd)\"").as_bytes()
+        CLAUDE
+            .replace("\"Bash(ls)\"", "\"Bash(ls)\", \"Bash(pwd)\"")
+            .as_bytes()
     );
 }
 
@@ -99,14 +113,23 @@ fn dropping_an_agent_from_the_desired_file_takes_its_entries_out() {
     env.apply();
     env.desired("version: 1\nagents:\n  codex:\n    context: {}\n  cursor:\n    context:\n      events: [session-start, stop]\n");
     let r = env.apply();
-    assert!(r.stdout.contains("0 to add, 0 to change, 1 to remove"), "{}", r.stdout);
-    assert_eq!(env.read(".claude/settings.json").unwrap(), CLAUDE.as_bytes());
+    assert!(
+        r.stdout.contains("0 to add, 0 to change, 1 to remove"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        env.read(".claude/settings.json").unwrap(),
+        CLAUDE.as_bytes()
+    );
 }
 
 #[test]
 fn changing_events_and_program_updates_in_place() {
     let env = TestEnv::new();
-    env.desired("version: 1\nagents:\n  cursor:\n    context:\n      events: [session-start, stop]\n");
+    env.desired(
+        "version: 1\nagents:\n  cursor:\n    context:\n      events: [session-start, stop]\n",
+    );
     env.apply();
     env.desired("version: 1\nhook:\n  command: /opt/coffer/bin/coffer hook\nagents:\n  cursor:\n    context:\n      events: [stop, pre-compact]\n");
     let r = env.apply();
@@ -139,11 +162,25 @@ fn symlinked_settings_are_written_through_the_link() {
     std::os::unix::fs::symlink(&repo, env.home.join(".claude/settings.json")).unwrap();
     env.apply();
     let link = env.home.join(".claude/settings.json");
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
-    assert!(std::fs::read_to_string(&repo).unwrap().contains("coffer hook"));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(&repo)
+            .unwrap()
+            .contains("coffer hook")
+    );
     env.destroy();
     assert_eq!(std::fs::read(&repo).unwrap(), CLAUDE.as_bytes());
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
 }
 
 #[test]
@@ -153,7 +190,10 @@ fn file_mode_is_kept() {
     let p = env.put(".claude/settings.json", CLAUDE);
     std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600)).unwrap();
     env.apply();
-    assert_eq!(std::fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(
+        std::fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
 }
 
 #[test]
@@ -165,5 +205,9 @@ fn a_broken_target_stops_the_whole_plan() {
     let r = env.run(&["apply", "--auto-approve"]);
     assert_eq!(r.code, 1);
     assert_eq!(env.tree(), before, "nothing written anywhere");
-    assert!(r.stderr.contains("~/.cursor/hooks.json:2:1"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("~/.cursor/hooks.json:2:1"),
+        "{}",
+        r.stderr
+    );
 }

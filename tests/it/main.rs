@@ -20,6 +20,9 @@ fn no_forgotten_test_files() {
         if name == "main.rs" || name == "snapshots" {
             continue;
         }
-        assert!(main.contains(&format!("mod {module};")), "tests/it/{name} is not declared in main.rs");
+        assert!(
+            main.contains(&format!("mod {module};")),
+            "tests/it/{name} is not declared in main.rs"
+        );
     }
 }

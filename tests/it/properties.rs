@@ -45,11 +45,18 @@ fn leaf() -> impl Strategy<Value = J> {
 }
 
 fn layout() -> impl Strategy<Value = Layout> {
-    (prop::bool::weighted(0.3), prop::bool::weighted(0.2)).prop_map(|(one_line, blank_lines)| Layout { one_line, blank_lines })
+    (prop::bool::weighted(0.3), prop::bool::weighted(0.2)).prop_map(|(one_line, blank_lines)| {
+        Layout {
+            one_line,
+            blank_lines,
+        }
+    })
 }
 
 fn key() -> impl Strategy<Value = String> {
-    "[a-z]{1,7}".prop_filter("not a key coffer manages", |k| k != "hooks" && k != "version")
+    "[a-z]{1,7}".prop_filter("not a key coffer manages", |k| {
+        k != "hooks" && k != "version"
+    })
 }
 
 fn value() -> impl Strategy<Value = J> {
@@ -73,10 +80,19 @@ fn foreign_entry() -> impl Strategy<Value = J> {
     ]
     .prop_map(|c| J::Leaf(serde_json::to_string(c).unwrap()));
     (cmd, layout(), layout(), any::<bool>()).prop_map(|(c, l1, l2, nested)| {
-        let handler = J::Obj(vec![("type".into(), J::Leaf("\"command\"".into())), ("command".into(), c)], l1);
+        let handler = J::Obj(
+            vec![
+                ("type".into(), J::Leaf("\"command\"".into())),
+                ("command".into(), c),
+            ],
+            l1,
+        );
         if nested {
             J::Obj(
-                vec![("matcher".into(), J::Leaf("\"Bash\"".into())), ("hooks".into(), J::Arr(vec![handler], l2))],
+                vec![
+                    ("matcher".into(), J::Leaf("\"Bash\"".into())),
+                    ("hooks".into(), J::Arr(vec![handler], l2)),
+                ],
                 l2,
             )
         } else {
@@ -86,24 +102,45 @@ fn foreign_entry() -> impl Strategy<Value = J> {
 }
 
 fn hooks() -> impl Strategy<Value = J> {
-    let event = prop_oneof![Just("SessionStart"), Just("sessionStart"), Just("Stop"), Just("stop"), Just("PreToolUse")];
+    let event = prop_oneof![
+        Just("SessionStart"),
+        Just("sessionStart"),
+        Just("Stop"),
+        Just("stop"),
+        Just("PreToolUse")
+    ];
     (
-        prop::collection::btree_map(event, (prop::collection::vec(foreign_entry(), 0..3), layout()), 0..3),
+        prop::collection::btree_map(
+            event,
+            (prop::collection::vec(foreign_entry(), 0..3), layout()),
+            0..3,
+        ),
         layout(),
     )
-        .prop_map(|(m, l)| J::Obj(m.into_iter().map(|(k, (v, al))| (k.to_owned(), J::Arr(v, al))).collect(), l))
+        .prop_map(|(m, l)| {
+            J::Obj(
+                m.into_iter()
+                    .map(|(k, (v, al))| (k.to_owned(), J::Arr(v, al)))
+                    .collect(),
+                l,
+            )
+        })
 }
 
 fn document() -> impl Strategy<Value = J> {
-    (prop::collection::btree_map(key(), value(), 0..5), prop::option::of(hooks()), layout(), 0usize..6).prop_map(
-        |(m, hooks, l, at)| {
+    (
+        prop::collection::btree_map(key(), value(), 0..5),
+        prop::option::of(hooks()),
+        layout(),
+        0usize..6,
+    )
+        .prop_map(|(m, hooks, l, at)| {
             let mut members: Vec<(String, J)> = m.into_iter().collect();
             if let Some(h) = hooks {
                 members.insert(at.min(members.len()), ("hooks".into(), h));
             }
             J::Obj(members, l)
-        },
-    )
+        })
 }
 
 fn style() -> impl Strategy<Value = Style> {
@@ -130,7 +167,12 @@ fn print(j: &J, s: &Style, depth: usize, out: &mut String) {
             return;
         }
         J::Arr(v, l) => ('[', ']', v.iter().map(|x| (None, x)).collect(), *l),
-        J::Obj(m, l) => ('{', '}', m.iter().map(|(k, x)| (Some(k.as_str()), x)).collect(), *l),
+        J::Obj(m, l) => (
+            '{',
+            '}',
+            m.iter().map(|(k, x)| (Some(k.as_str()), x)).collect(),
+            *l,
+        ),
     };
     let (colon, comma) = if s.minified { (":", ",") } else { (": ", ", ") };
     out.push(open);
@@ -172,8 +214,20 @@ fn print(j: &J, s: &Style, depth: usize, out: &mut String) {
 fn print_one_line(j: &J, s: &Style, out: &mut String) {
     let forced = match j {
         J::Leaf(_) => j.clone(),
-        J::Arr(v, l) => J::Arr(v.clone(), Layout { one_line: true, ..*l }),
-        J::Obj(m, l) => J::Obj(m.clone(), Layout { one_line: true, ..*l }),
+        J::Arr(v, l) => J::Arr(
+            v.clone(),
+            Layout {
+                one_line: true,
+                ..*l
+            },
+        ),
+        J::Obj(m, l) => J::Obj(
+            m.clone(),
+            Layout {
+                one_line: true,
+                ..*l
+            },
+        ),
     };
     let mut s = s.clone();
     s.minified = s.minified || matches!(forced, J::Leaf(_));
@@ -191,10 +245,21 @@ fn print_one_line(j: &J, s: &Style, out: &mut String) {
 fn force_one_line(j: &J) -> J {
     match j {
         J::Leaf(t) => J::Leaf(t.clone()),
-        J::Arr(v, l) => J::Arr(v.iter().map(force_one_line).collect(), Layout { one_line: true, ..*l }),
+        J::Arr(v, l) => J::Arr(
+            v.iter().map(force_one_line).collect(),
+            Layout {
+                one_line: true,
+                ..*l
+            },
+        ),
         J::Obj(m, l) => J::Obj(
-            m.iter().map(|(k, v)| (k.clone(), force_one_line(v))).collect(),
-            Layout { one_line: true, ..*l },
+            m.iter()
+                .map(|(k, v)| (k.clone(), force_one_line(v)))
+                .collect(),
+            Layout {
+                one_line: true,
+                ..*l
+            },
         ),
     }
 }
@@ -212,7 +277,11 @@ fn render(j: &J, s: &Style) -> Vec<u8> {
 }
 
 const HOME: &str = "/h";
-const TARGETS: [&str; 3] = ["/h/.claude/settings.json", "/h/.codex/hooks.json", "/h/.cursor/hooks.json"];
+const TARGETS: [&str; 3] = [
+    "/h/.claude/settings.json",
+    "/h/.codex/hooks.json",
+    "/h/.cursor/hooks.json",
+];
 
 fn desired(events: &[&str]) -> DesiredFile {
     let list = events.join(", ");
@@ -230,7 +299,14 @@ fn run(fs: &MemFs, env: &Env, file: &DesiredFile, mode: Mode) -> bool {
 
 fn events() -> impl Strategy<Value = Vec<&'static str>> {
     prop::sample::subsequence(
-        vec!["session-start", "user-prompt-submit", "pre-tool-use", "post-tool-use", "stop", "pre-compact"],
+        vec![
+            "session-start",
+            "user-prompt-submit",
+            "pre-tool-use",
+            "post-tool-use",
+            "stop",
+            "pre-compact",
+        ],
         1..4,
     )
 }

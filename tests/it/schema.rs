@@ -6,7 +6,10 @@ use std::path::Path;
 use crate::common::TestEnv;
 
 fn checked_in() -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/coffer.schema.json")).unwrap()
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/coffer.schema.json"),
+    )
+    .unwrap()
 }
 
 #[test]

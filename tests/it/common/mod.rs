@@ -79,7 +79,8 @@ impl TestEnv {
 
     pub fn run_cmd(&self, cmd: &mut Command) -> Run {
         let out = cmd.output().expect("coffer runs");
-        let clean = |b: &[u8]| String::from_utf8_lossy(b).replace(self.root.to_str().unwrap(), "[ROOT]");
+        let clean =
+            |b: &[u8]| String::from_utf8_lossy(b).replace(self.root.to_str().unwrap(), "[ROOT]");
         Run {
             stdout: clean(&out.stdout),
             stderr: clean(&out.stderr),
@@ -167,7 +168,9 @@ pub fn shared() -> Option<PathBuf> {
     if p.is_dir() {
         Some(p)
     } else {
-        eprintln!("\n!!! ../shared is absent: SKIPPING the tests that read the corpus and conformance suites !!!\n");
+        eprintln!(
+            "\n!!! ../shared is absent: SKIPPING the tests that read the corpus and conformance suites !!!\n"
+        );
         None
     }
 }
