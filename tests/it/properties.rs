@@ -160,8 +160,11 @@ fn style() -> impl Strategy<Value = Style> {
         })
 }
 
+/// The items of a container, with keys for objects.
+type Items<'a> = Vec<(Option<&'a str>, &'a J)>;
+
 fn print(j: &J, s: &Style, depth: usize, out: &mut String) {
-    let (open, close, items, layout): (char, char, Vec<(Option<&str>, &J)>, Layout) = match j {
+    let (open, close, items, layout): (char, char, Items, Layout) = match j {
         J::Leaf(t) => {
             out.push_str(t);
             return;
