@@ -14,6 +14,8 @@ pub struct Env {
     pub state_dir: PathBuf,
     /// Variables path templates may refer to.
     pub vars: BTreeMap<String, String>,
+    /// The folder of a project-scope desired file.
+    pub project_root: Option<PathBuf>,
 }
 
 /// Variables that agents' path templates use.
@@ -27,6 +29,7 @@ impl Env {
             state_dir: home.join(".local/state/coffer"),
             home,
             vars: BTreeMap::new(),
+            project_root: None,
         }
     }
 
@@ -60,8 +63,16 @@ impl Env {
         self.vars.get(name).map(String::as_str)
     }
 
-    /// A path as users read it: `~/…` under the home.
+    /// A path as users read it: relative to the project root in project
+    /// scope, `~/…` under the home.
     pub fn display(&self, path: &Path) -> String {
+        if let Some(rel) = self
+            .project_root
+            .as_ref()
+            .and_then(|r| path.strip_prefix(r).ok())
+        {
+            return rel.display().to_string();
+        }
         match path.strip_prefix(&self.home) {
             Ok(rel) if rel.as_os_str().is_empty() => "~".into(),
             Ok(rel) => format!("~/{}", rel.display()),

@@ -12,13 +12,18 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The syntax a target file is read and written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Syntax {
     /// Strict JSON: the agent rejects comments and trailing commas.
     Json,
     /// JSON with comments and trailing commas.
     Jsonc,
+    Toml,
+    /// Markdown with coffer's marked blocks.
+    Markdown,
+    /// A file coffer owns whole.
+    Whole,
 }
 
 impl Syntax {
@@ -28,7 +33,7 @@ impl Syntax {
 }
 
 /// How hook entries nest inside an event's array.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum HookShape {
     /// `[{matcher?, hooks: [{type, command}]}]` (Claude Code, Codex, Gemini).

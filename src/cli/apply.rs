@@ -4,12 +4,10 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use super::{ApplyArgs, CliError, Outcome, render};
 use crate::engine::{self, Mode};
-use crate::env::Env;
 use crate::fsys::RealFs;
 
 pub(super) fn run(args: &ApplyArgs, mode: Mode) -> Result<Outcome, CliError> {
-    let env = Env::from_process().map_err(CliError::Env)?;
-    let file = crate::desired::load(&args.desired.file).map_err(crate::error::Error::from)?;
+    let (env, file) = super::load(&args.desired)?;
     let plan = engine::plan(&file, mode, &env, &RealFs)?;
     render::print_plan(&plan, mode);
     if !plan.has_changes() {

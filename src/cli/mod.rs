@@ -133,6 +133,23 @@ fn coffer_mode(destroy: bool) -> crate::engine::Mode {
     }
 }
 
+/// Read the environment and the desired file; a project-scope file makes
+/// its folder the project root.
+fn load(args: &DesiredArg) -> Result<(crate::env::Env, crate::desired::DesiredFile), CliError> {
+    let mut env = crate::env::Env::from_process().map_err(CliError::Env)?;
+    let file = crate::desired::load(&args.file).map_err(crate::error::Error::from)?;
+    if file.desired.scope == crate::registry::Scope::Project {
+        let dir = std::path::absolute(&args.file)
+            .ok()
+            .and_then(|p| p.parent().map(|d| d.to_owned()))
+            .ok_or_else(|| {
+                CliError::Env(format!("cannot tell the folder of {}", args.file.display()))
+            })?;
+        env.project_root = Some(dir);
+    }
+    Ok((env, file))
+}
+
 /// Errors of the command line itself, beside the engine's.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {

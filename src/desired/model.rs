@@ -13,6 +13,7 @@ use serde::Deserialize;
 
 use super::agent_map::AgentMap;
 use super::spanned::Sp;
+use crate::registry::Scope;
 
 /// The hook program coffer installs when the desired file names none.
 pub const DEFAULT_HOOK_COMMAND: &str = "coffer hook";
@@ -24,6 +25,10 @@ pub const DEFAULT_HOOK_COMMAND: &str = "coffer hook";
 pub struct Desired {
     /// Format version. Only `1` exists.
     pub version: Sp<u32>,
+    /// `user` (the default) manages the files under the home; `project`
+    /// manages the project files under the folder that holds this file.
+    #[serde(default)]
+    pub scope: Scope,
     /// The program that installed hooks run.
     #[serde(default)]
     pub hook: HookSettings,

@@ -18,6 +18,14 @@ pub(super) fn compile(
 ) -> Result<(), DesiredError> {
     let spec = match &agent.context {
         ContextSupport::ShellCommand(spec) => spec,
+        ContextSupport::PluginDrop(_) | ContextSupport::InstructionsBlock(_) => {
+            return Err(file.error_at(
+                facet.span,
+                &format!("{}'s context mechanism is not built yet", agent.id),
+                "not yet",
+                None,
+            ));
+        }
         ContextSupport::Unsupported { evidence } => {
             return Err(file.error_at(
                 facet.span,
@@ -27,7 +35,19 @@ pub(super) fn compile(
             ));
         }
     };
-    let path = expand(&spec.file, env)
+    let scope = file.desired.scope;
+    let template = spec.places.at(scope).path().map_err(|why| {
+        file.error_at(
+            facet.span,
+            &format!(
+                "{} cannot take the context facet at {scope:?} scope",
+                agent.id
+            ),
+            "not supported here",
+            Some(why.to_owned()),
+        )
+    })?;
+    let path = expand(template, env, scope)
         .map_err(|e| file.error_at(facet.span, &e.to_string(), "for this facet", None))?;
     let origin = Origin {
         agent: agent.id.clone(),

@@ -1,22 +1,21 @@
 //! The agent descriptors: everything coffer knows about an agent, as data.
 //!
-//! Each agent is one entry in `agents.yaml` (compiled in): which mechanism
-//! carries each facet, which file, where in the file, which syntax, the
-//! native event names, and the evidence behind each fact. Code elsewhere
-//! reads these rows; it never asks which agent it is dealing with.
+//! Each agent is one entry in `agents.yaml` (compiled in), like one row of a
+//! capability matrix: for every facet, the mechanism that carries it, the
+//! file at user and at project scope, where in the file, the syntax, and the
+//! evidence behind each fact — or the evidence that the agent cannot take
+//! it. Code elsewhere reads these rows; it never asks which agent it is
+//! dealing with. Users can declare agents of their own in the same shape.
 
 mod paths;
+mod spec;
 
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
-pub use paths::{PathError, expand};
-
-use crate::desired::Event;
-use crate::resource::{HookShape, Syntax};
+pub use paths::{PathError, Scope, expand};
+pub use spec::*;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -24,47 +23,19 @@ pub struct Registry {
     agents: Vec<AgentDescriptor>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+/// One agent: how it takes each facet.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AgentDescriptor {
+    /// The id used in desired files (`claude-code`).
     pub id: String,
+    /// The name people know it by.
     pub name: String,
     pub context: ContextSupport,
-}
-
-/// How an agent takes the context facet, or why it cannot.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(tag = "mechanism", rename_all = "kebab-case")]
-pub enum ContextSupport {
-    /// A hooks file whose entries run a shell command.
-    ShellCommand(Box<HookSpec>),
-    Unsupported {
-        evidence: String,
-    },
-}
-
-/// Where and how an agent's hooks file holds command hooks.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HookSpec {
-    /// The user-scope file, as a path template (`~`, `${VAR:-default}`).
-    pub file: String,
-    pub syntax: Syntax,
-    /// Keys from the document root to the object of events.
-    pub hooks_key: Vec<String>,
-    pub shape: HookShape,
-    /// The `--dialect` the installed command passes to `coffer hook`.
-    pub dialect: String,
-    /// Fields every hook entry carries before `command`.
-    #[serde(default)]
-    pub entry: Map<String, Value>,
-    /// Top-level keys the file must have for the agent to read it.
-    #[serde(default)]
-    pub root_keys: Map<String, Value>,
-    /// coffer event → the agent's native event name.
-    pub events: BTreeMap<Event, String>,
-    /// Where the file, its shape and its events are documented.
-    pub evidence: String,
+    pub mcp: McpSupport,
+    pub instructions: InstructionsSupport,
+    pub skills: SkillsSupport,
+    pub provider: ProviderSupport,
 }
 
 static BUILTIN: OnceLock<Registry> = OnceLock::new();
@@ -76,6 +47,19 @@ impl Registry {
             serde_saphyr::from_str(include_str!("agents.yaml"))
                 .expect("the built-in registry is valid (checked by tests)")
         })
+    }
+
+    /// The built-in agents plus `extra` (declared in a desired file); an
+    /// extra agent with a built-in id replaces it.
+    pub fn with(&self, extra: &[AgentDescriptor]) -> Registry {
+        let mut agents: Vec<AgentDescriptor> = self
+            .agents
+            .iter()
+            .filter(|a| !extra.iter().any(|e| e.id == a.id))
+            .cloned()
+            .collect();
+        agents.extend(extra.iter().cloned());
+        Registry { agents }
     }
 
     pub fn get(&self, id: &str) -> Option<&AgentDescriptor> {
@@ -96,13 +80,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn builtin_registry_loads_and_names_evidence() {
+    fn builtin_registry_loads_with_unique_ids_and_evidence() {
         let r = Registry::builtin();
-        assert_eq!(r.ids(), ["claude-code", "codex", "cursor"]);
+        let mut ids = r.ids();
+        assert!(ids.len() >= 3);
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), r.agents().len(), "duplicate agent ids");
         for a in r.agents() {
-            if let ContextSupport::ShellCommand(h) = &a.context {
-                assert!(h.evidence.starts_with("https://"), "{}", a.id);
-                assert!(h.events.contains_key(&Event::SessionStart), "{}", a.id);
+            for (facet, cell) in a.cells() {
+                for scope in [Scope::User, Scope::Project] {
+                    let c = cell.at(scope);
+                    assert!(
+                        c.evidence.starts_with("https://") || c.evidence.contains("https://"),
+                        "{} {facet} {scope:?}: evidence must cite a source: {}",
+                        a.id,
+                        c.evidence
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dialects_are_unique() {
+        let mut seen = std::collections::BTreeMap::new();
+        for a in Registry::builtin().agents() {
+            if let Some(d) = a.context.dialect() {
+                assert!(
+                    seen.insert(d.to_owned(), a.id.clone()).is_none(),
+                    "dialect {d} used twice"
+                );
             }
         }
     }
