@@ -20,6 +20,10 @@ pub enum Syntax {
     /// JSON with comments and trailing commas.
     Jsonc,
     Toml,
+    /// YAML (Hermes' config.yaml).
+    Yaml,
+    /// JSON5 (openclaw.json): comments, unquoted keys, single quotes.
+    Json5,
     /// Markdown with coffer's marked blocks.
     Markdown,
     /// A file coffer owns whole.
