@@ -12,14 +12,12 @@ pub struct Env {
     pub home: PathBuf,
     /// coffer's state folder (`$XDG_STATE_HOME/coffer`).
     pub state_dir: PathBuf,
-    /// Variables path templates may refer to.
+    /// The process environment: path templates refer to it, and desired
+    /// values that agents cannot expand themselves are resolved from it.
     pub vars: BTreeMap<String, String>,
     /// The folder of a project-scope desired file.
     pub project_root: Option<PathBuf>,
 }
-
-/// Variables that agents' path templates use.
-const PATH_VARS: &[&str] = &["CODEX_HOME", "XDG_CONFIG_HOME"];
 
 impl Env {
     /// An environment for `home` with the default state folder.
@@ -33,7 +31,7 @@ impl Env {
         }
     }
 
-    /// Read HOME, XDG_STATE_HOME and the path variables from the process.
+    /// Read HOME, XDG_STATE_HOME and the rest of the process environment.
     pub fn from_process() -> Result<Env, String> {
         let home = std::env::var_os("HOME")
             .filter(|h| !h.is_empty())
@@ -49,14 +47,16 @@ impl Env {
         {
             env.state_dir = state.join("coffer");
         }
-        for name in PATH_VARS {
-            if let Ok(v) = std::env::var(name)
-                && !v.is_empty()
-            {
-                env.vars.insert((*name).to_owned(), v);
-            }
-        }
+        env.vars = std::env::vars().filter(|(_, v)| !v.is_empty()).collect();
         Ok(env)
+    }
+
+    /// The ledger partition of the desired state being reconciled.
+    pub fn scope_key(&self) -> String {
+        match &self.project_root {
+            Some(root) => format!("project:{}", root.display()),
+            None => "user".into(),
+        }
     }
 
     pub fn var(&self, name: &str) -> Option<&str> {

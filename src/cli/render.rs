@@ -13,6 +13,7 @@ const BOLD: Style = Style::new().bold();
 const ADD: Style = AnsiColor::Green.on_default();
 const DEL: Style = AnsiColor::Red.on_default();
 const HUNK: Style = AnsiColor::Cyan.on_default();
+const NOTE: Style = AnsiColor::Yellow.on_default();
 
 pub(super) fn print_plan(plan: &Plan, mode: Mode) {
     let mut out = anstream::stdout().lock();
@@ -49,17 +50,12 @@ fn file_diff(s: &mut String, f: &FilePlan) {
         Action::Delete => "will be deleted",
     };
     s.push_str(&format!("{BOLD}# {} {action}{BOLD:#}\n", f.display));
-    let before = f
-        .before
-        .as_deref()
-        .map(String::from_utf8_lossy)
-        .unwrap_or_default();
-    let after = f
-        .after
-        .as_deref()
-        .map(String::from_utf8_lossy)
-        .unwrap_or_default();
-    let diff = similar::TextDiff::from_lines(before.as_ref(), after.as_ref());
+    for note in &f.notes {
+        s.push_str(&format!("{NOTE}#   note: {note}{NOTE:#}\n"));
+    }
+    let before = redact(f.before.as_deref(), &f.secrets);
+    let after = redact(f.after.as_deref(), &f.secrets);
+    let diff = similar::TextDiff::from_lines(&before, &after);
     let a = format!("a/{}", f.display);
     let b = format!("b/{}", f.display);
     let text = diff
@@ -78,4 +74,17 @@ fn file_diff(s: &mut String, f: &FilePlan) {
         let body = line.trim_end_matches('\n');
         s.push_str(&format!("{style}{body}{style:#}\n"));
     }
+}
+
+/// The text with every secret replaced, before anything is diffed, so no
+/// line of output can carry one.
+fn redact(bytes: Option<&[u8]>, secrets: &[String]) -> String {
+    let mut text = bytes
+        .map(String::from_utf8_lossy)
+        .unwrap_or_default()
+        .into_owned();
+    for secret in secrets {
+        text = text.replace(secret.as_str(), "(sensitive)");
+    }
+    text
 }

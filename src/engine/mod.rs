@@ -7,6 +7,9 @@
 mod apply;
 mod json;
 mod plan;
+mod reconcile;
+mod whole;
 
 pub use apply::apply;
 pub use plan::{Action, Change, ChangeOp, FilePlan, Mode, Plan, Summary, plan};
+pub use reconcile::Retain;

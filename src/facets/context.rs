@@ -2,20 +2,19 @@
 
 use serde_json::{Map, Value};
 
-use super::{Compiled, shell_join};
+use super::{Compiled, Placed, shell_join};
 use crate::desired::{ContextFacet, DesiredError, DesiredFile, Event, Sp};
-use crate::env::Env;
-use crate::registry::{AgentDescriptor, ContextSupport, HookSpec, expand};
-use crate::resource::{Claim, ClaimKind, Facet, Fragment, HookShape, Origin, Resource};
+use crate::registry::{AgentDescriptor, ContextSupport, HookSpec};
+use crate::resource::{Claim, ClaimKind, Facet, Fragment, HookShape, Resource};
 
 pub(super) fn compile(
-    file: &DesiredFile,
+    placed: &Placed,
     agent: &AgentDescriptor,
     facet: &Sp<ContextFacet>,
     program: &[String],
-    env: &Env,
     out: &mut Compiled,
 ) -> Result<(), DesiredError> {
+    let file = placed.file;
     let spec = match &agent.context {
         ContextSupport::ShellCommand(spec) => spec,
         ContextSupport::PluginDrop(_) | ContextSupport::InstructionsBlock(_) => {
@@ -27,32 +26,10 @@ pub(super) fn compile(
             ));
         }
         ContextSupport::Unsupported { evidence } => {
-            return Err(file.error_at(
-                facet.span,
-                &format!("{} cannot take the context facet", agent.id),
-                "not supported by this agent",
-                Some(format!("evidence: {evidence}")),
-            ));
+            return Err(placed.unsupported(agent, "context", facet.span, evidence));
         }
     };
-    let scope = file.desired.scope;
-    let template = spec.places.at(scope).path().map_err(|why| {
-        file.error_at(
-            facet.span,
-            &format!(
-                "{} cannot take the context facet at {scope:?} scope",
-                agent.id
-            ),
-            "not supported here",
-            Some(why.to_owned()),
-        )
-    })?;
-    let path = expand(template, env, scope)
-        .map_err(|e| file.error_at(facet.span, &e.to_string(), "for this facet", None))?;
-    let origin = Origin {
-        agent: agent.id.clone(),
-        facet: Facet::Context,
-    };
+    let (path, origin) = placed.target(agent, Facet::Context, &spec.places, facet.span)?;
     let default_events = [Sp::unplaced(Event::SessionStart)];
     let events = facet.value.events.as_deref().unwrap_or(&default_events);
     let mut seen = Vec::new();
@@ -65,24 +42,28 @@ pub(super) fn compile(
         let mut array = spec.hooks_key.clone();
         array.push(native.to_owned());
         out.resources.push(Resource {
-            origin: origin.clone(),
+            origins: vec![origin.clone()],
             path: path.clone(),
             syntax: spec.syntax,
             fragment: Fragment::ArrayEntry {
                 array,
                 value: hook_entry(spec, program, native),
             },
+            note: None,
+            secrets: Vec::new(),
         });
     }
     for (key, value) in &spec.root_keys {
         out.resources.push(Resource {
-            origin: origin.clone(),
+            origins: vec![origin.clone()],
             path: path.clone(),
             syntax: spec.syntax,
             fragment: Fragment::RequiredKey {
                 key: key.clone(),
                 value: value.clone(),
             },
+            note: None,
+            secrets: Vec::new(),
         });
     }
     out.claims.push(Claim {
