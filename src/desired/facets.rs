@@ -76,6 +76,9 @@ pub struct ProviderFacet {
     /// The model to use, where the agent takes one with the provider.
     #[serde(default)]
     pub model: Option<String>,
+    /// An entry of that name already exists and coffer should take it over.
+    #[serde(default)]
+    pub adopt: bool,
 }
 
 fn default_provider_id() -> String {

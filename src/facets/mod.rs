@@ -8,6 +8,8 @@
 mod context;
 mod env_refs;
 mod mcp;
+mod provider;
+mod skills;
 mod template;
 
 use std::path::PathBuf;
@@ -60,6 +62,12 @@ pub fn compile(
         if let Some(mcp) = &facets.mcp {
             mcp::compile(&placed, agent, mcp, &mut out)?;
         }
+        if let Some(provider) = &facets.provider {
+            provider::compile(&placed, agent, provider, &mut out)?;
+        }
+        if let Some(skills) = &facets.skills {
+            skills::compile(&placed, agent, skills, &mut out)?;
+        }
     }
     Ok(out)
 }
@@ -97,6 +105,16 @@ impl Placed<'_> {
                 facet,
             },
         ))
+    }
+
+    /// A path the desired file names: `~/…`, absolute, or relative to the
+    /// desired file's folder.
+    pub fn input_path(&self, written: &str) -> PathBuf {
+        if let Some(tail) = written.strip_prefix("~/") {
+            return self.env.home.join(tail);
+        }
+        let dir = self.file.path.parent().unwrap_or(std::path::Path::new(""));
+        std::path::absolute(dir.join(written)).unwrap_or_else(|_| dir.join(written))
     }
 
     /// The agent cannot take the facet at all.
