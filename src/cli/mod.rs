@@ -38,6 +38,8 @@ pub enum Command {
     Destroy(ApplyArgs),
     /// Print the JSON Schema of the desired-state format.
     Schema,
+    /// Show which agents take which facets, how, and the evidence.
+    Agents(AgentsArgs),
     /// The program installed hooks run.
     ///
     /// Not yet implemented: this is a stub that reads nothing, prints
@@ -74,6 +76,29 @@ pub struct ApplyArgs {
     /// Apply without asking. Required when standard input is not a terminal.
     #[arg(long)]
     pub auto_approve: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AgentsArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = MatrixFormat::Text)]
+    pub format: MatrixFormat,
+    /// The scope shown in the text table.
+    #[arg(long, value_enum, default_value_t = ScopeArg::User)]
+    pub scope: ScopeArg,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum MatrixFormat {
+    Text,
+    Json,
+    Markdown,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ScopeArg {
+    User,
+    Project,
 }
 
 #[derive(Debug, Args)]
@@ -117,6 +142,10 @@ pub fn run(cli: Cli) -> Outcome {
             print!("{}", crate::desired::schema());
             Ok(Outcome::Done)
         }
+        Command::Agents(args) => {
+            print!("{}", agents(&args));
+            Ok(Outcome::Done)
+        }
         Command::Hook(_) => Ok(Outcome::Done),
     };
     result.unwrap_or_else(|e| {
@@ -130,6 +159,22 @@ fn coffer_mode(destroy: bool) -> crate::engine::Mode {
         crate::engine::Mode::Destroy
     } else {
         crate::engine::Mode::Apply
+    }
+}
+
+fn agents(args: &AgentsArgs) -> String {
+    use crate::registry::{Registry, Scope, matrix};
+    let registry = Registry::builtin();
+    match args.format {
+        MatrixFormat::Json => format!("{:#}\n", matrix::json(registry)),
+        MatrixFormat::Markdown => matrix::markdown(registry),
+        MatrixFormat::Text => matrix::text(
+            registry,
+            match args.scope {
+                ScopeArg::User => Scope::User,
+                ScopeArg::Project => Scope::Project,
+            },
+        ),
     }
 }
 

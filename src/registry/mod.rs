@@ -7,6 +7,7 @@
 //! it. Code elsewhere reads these rows; it never asks which agent it is
 //! dealing with. Users can declare agents of their own in the same shape.
 
+pub mod matrix;
 mod paths;
 mod spec;
 
