@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::engine::Mode;
+
 pub use report::print_error;
 
 /// coffer keeps the configuration of AI coding agents in a declared state.
@@ -32,10 +34,10 @@ pub enum Command {
     /// Exit status: 0 when nothing would change, 1 on any error, and with
     /// --detailed-exitcode 2 when changes are pending.
     Plan(PlanArgs),
-    /// Make the changes the plan shows, after asking.
+    /// Make the changes the plan shows, after asking; or apply a saved plan.
     Apply(ApplyArgs),
     /// Remove everything coffer manages for the agents named in the desired file.
-    Destroy(ApplyArgs),
+    Destroy(DestroyArgs),
     /// Print the JSON Schema of the desired-state format.
     Schema,
     /// Show which agents take which facets, how, and the evidence.
@@ -67,15 +69,60 @@ pub struct PlanArgs {
     /// Exit 2 when changes are pending (0 means none, 1 an error).
     #[arg(long)]
     pub detailed_exitcode: bool,
+    /// Plan the removal of everything coffer manages for the named agents.
+    #[arg(long)]
+    pub destroy: bool,
+    /// Save the plan to FILE for a later `coffer apply FILE`.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 #[derive(Debug, Args)]
 pub struct ApplyArgs {
+    /// A plan saved with `coffer plan --out`: applied exactly, without asking.
+    #[arg(value_name = "PLANFILE")]
+    pub plan: Option<PathBuf>,
     #[command(flatten)]
     pub desired: DesiredArg,
+    #[command(flatten)]
+    pub approval: ApprovalArgs,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+#[derive(Debug, Args)]
+pub struct DestroyArgs {
+    #[command(flatten)]
+    pub desired: DesiredArg,
+    #[command(flatten)]
+    pub approval: ApprovalArgs,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+#[derive(Debug, Args)]
+pub struct ApprovalArgs {
     /// Apply without asking. Required when standard input is not a terminal.
     #[arg(long)]
     pub auto_approve: bool,
+    /// How long to wait for another coffer run to finish, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub lock_timeout: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct OutputArg {
+    /// Output format: text for people, json for machines (docs/plan-json.md).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -136,8 +183,11 @@ impl Outcome {
 pub fn run(cli: Cli) -> Outcome {
     let result = match cli.command {
         Command::Plan(args) => plan::run(&args),
-        Command::Apply(args) => apply::run(&args, coffer_mode(false)),
-        Command::Destroy(args) => apply::run(&args, coffer_mode(true)),
+        Command::Apply(args) => match &args.plan {
+            Some(saved) => apply::run_saved(saved, &args.approval, args.output.format),
+            None => apply::run(&args.desired, &args.approval, args.output.format, Mode::Apply),
+        },
+        Command::Destroy(args) => apply::run(&args.desired, &args.approval, args.output.format, Mode::Destroy),
         Command::Schema => {
             print!("{}", crate::desired::schema());
             Ok(Outcome::Done)
@@ -152,14 +202,6 @@ pub fn run(cli: Cli) -> Outcome {
         print_error(&e);
         Outcome::Failed
     })
-}
-
-fn coffer_mode(destroy: bool) -> crate::engine::Mode {
-    if destroy {
-        crate::engine::Mode::Destroy
-    } else {
-        crate::engine::Mode::Apply
-    }
 }
 
 fn agents(args: &AgentsArgs) -> String {
@@ -206,4 +248,14 @@ pub enum CliError {
     NeedsApproval,
     #[error("apply cancelled")]
     Cancelled,
+    #[error(transparent)]
+    Lock(#[from] crate::fsys::LockError),
+    #[error(transparent)]
+    Saved(#[from] crate::engine::SavedPlanError),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
 }

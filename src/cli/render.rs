@@ -20,6 +20,12 @@ pub(super) fn print_plan(plan: &Plan, mode: Mode) {
     let _ = out.write_all(plan_text(plan, mode).as_bytes());
 }
 
+pub(super) fn print_json(document: &crate::engine::PlanDocument) {
+    let mut text = serde_json::to_string_pretty(document).expect("a plan serialises");
+    text.push('\n');
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 /// The whole plan, with ANSI styles (stripped by the caller's stream).
 pub fn plan_text(plan: &Plan, mode: Mode) -> String {
     if !plan.has_changes() {
@@ -53,16 +59,7 @@ fn file_diff(s: &mut String, f: &FilePlan) {
     for note in &f.notes {
         s.push_str(&format!("{NOTE}#   note: {note}{NOTE:#}\n"));
     }
-    let before = redact(f.before.as_deref(), &f.secrets);
-    let after = redact(f.after.as_deref(), &f.secrets);
-    let diff = similar::TextDiff::from_lines(&before, &after);
-    let a = format!("a/{}", f.display);
-    let b = format!("b/{}", f.display);
-    let text = diff
-        .unified_diff()
-        .context_radius(3)
-        .header(&a, &b)
-        .to_string();
+    let text = &f.diff;
     for (i, line) in text.split_inclusive('\n').enumerate() {
         let style = match line.as_bytes().first() {
             _ if i < 2 => BOLD,
@@ -74,17 +71,4 @@ fn file_diff(s: &mut String, f: &FilePlan) {
         let body = line.trim_end_matches('\n');
         s.push_str(&format!("{style}{body}{style:#}\n"));
     }
-}
-
-/// The text with every secret replaced, before anything is diffed, so no
-/// line of output can carry one.
-fn redact(bytes: Option<&[u8]>, secrets: &[String]) -> String {
-    let mut text = bytes
-        .map(String::from_utf8_lossy)
-        .unwrap_or_default()
-        .into_owned();
-    for secret in secrets {
-        text = text.replace(secret.as_str(), "(sensitive)");
-    }
-    text
 }

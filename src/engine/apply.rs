@@ -11,20 +11,29 @@ use crate::state;
 /// written. If a write fails, the files already written get their old
 /// bytes back.
 pub fn apply(plan: &Plan, env: &Env, fs: &dyn Fs) -> Result<(), Error> {
+    if state::fingerprint(fs, env)? != plan.ledger_before {
+        return Err(Error::Stale {
+            path: env.display(&state::ledger_path(env)),
+        });
+    }
+    // What is there now, for the staleness check and for rolling back.
+    let mut current = Vec::with_capacity(plan.files.len());
     for f in &plan.files {
-        if fs.read(&f.path)? != f.before {
+        let bytes = fs.read(&f.path)?;
+        if bytes.as_deref().map(state::sha256) != f.before_sha256 {
             return Err(Error::Stale {
                 path: f.display.clone(),
             });
         }
+        current.push(bytes);
     }
-    let mut done: Vec<&FilePlan> = Vec::new();
-    for f in &plan.files {
+    let mut done: Vec<(&FilePlan, &Option<Vec<u8>>)> = Vec::new();
+    for (f, before) in plan.files.iter().zip(&current) {
         if let Err(e) = write_one(f, fs) {
             roll_back(&done, fs);
             return Err(e.into());
         }
-        done.push(f);
+        done.push((f, before));
     }
     if plan.ledger_changed
         && let Err(e) = state::save(fs, env, &plan.ledger)
@@ -54,9 +63,9 @@ fn write_one(f: &FilePlan, fs: &dyn Fs) -> std::io::Result<()> {
 }
 
 /// Best effort: put back what was there before, newest first.
-fn roll_back(done: &[&FilePlan], fs: &dyn Fs) {
-    for f in done.iter().rev() {
-        let _ = match &f.before {
+fn roll_back(done: &[(&FilePlan, &Option<Vec<u8>>)], fs: &dyn Fs) {
+    for (f, before) in done.iter().rev() {
+        let _ = match before {
             Some(bytes) => {
                 for dir in &f.remove_dirs {
                     let _ = fs.create_dir(dir);

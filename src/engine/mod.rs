@@ -5,11 +5,14 @@
 //! rolls back the files it already wrote if a later write fails.
 
 mod apply;
+pub mod diff;
+mod document;
 mod json;
 mod plan;
 mod reconcile;
 mod whole;
 
 pub use apply::apply;
+pub use document::{FORMAT_VERSION, PlanDocument, SavedPlan, SavedPlanError};
 pub use plan::{Action, Change, ChangeOp, FilePlan, Mode, Plan, Summary, plan};
 pub use reconcile::Retain;

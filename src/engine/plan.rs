@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::reconcile::{self, Input, Retain};
 use crate::desired::DesiredFile;
@@ -24,7 +24,7 @@ pub enum Mode {
     Destroy,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ChangeOp {
     Add,
@@ -33,7 +33,7 @@ pub enum ChangeOp {
 }
 
 /// One fragment added, changed or removed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Change {
     pub op: ChangeOp,
     pub facet: Facet,
@@ -41,7 +41,7 @@ pub struct Change {
     pub what: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
     Create,
@@ -55,8 +55,11 @@ pub struct FilePlan {
     pub path: PathBuf,
     /// The path as users read it (`~/…`).
     pub display: String,
-    pub before: Option<Vec<u8>>,
+    /// SHA-256 of the bytes the plan was computed from; `None`: no file.
+    pub before_sha256: Option<String>,
     pub after: Option<Vec<u8>>,
+    /// The unified diff, secrets taken out.
+    pub diff: String,
     pub changes: Vec<Change>,
     /// What the reader should know about this file.
     pub notes: Vec<String>,
@@ -70,7 +73,7 @@ pub struct FilePlan {
 
 impl FilePlan {
     pub fn action(&self) -> Action {
-        match (&self.before, &self.after) {
+        match (&self.before_sha256, &self.after) {
             (None, _) => Action::Create,
             (Some(_), None) => Action::Delete,
             (Some(_), Some(_)) => Action::Update,
@@ -80,14 +83,17 @@ impl FilePlan {
 
 #[derive(Debug, Clone)]
 pub struct Plan {
+    pub mode: Mode,
     /// Files whose bytes change, in path order.
     pub files: Vec<FilePlan>,
     /// The ledger as it will be after the apply.
     pub ledger: Ledger,
     pub ledger_changed: bool,
+    /// Fingerprint of the ledger the plan was computed from.
+    pub ledger_before: String,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     pub add: usize,
     pub change: usize,
@@ -122,6 +128,7 @@ struct Target<'a> {
 pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Plan, Error> {
     let registry = Registry::builtin().with(&file.desired.define);
     let compiled = facets::compile(file, &registry, env)?;
+    let ledger_before = state::fingerprint(fs, env)?;
     let ledger = state::load(fs, env)?;
     let scope_key = env.scope_key();
     let empty = Files::new();
@@ -148,7 +155,7 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
             record,
             retain,
         })?;
-        let mut new_record = outcome.record;
+        let mut new_record = outcome.record.clone();
         let mut notes: Vec<String> = target
             .resources
             .iter()
@@ -164,10 +171,15 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
             .collect();
         secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
         secrets.dedup();
+        if before == outcome.after {
+            update_record(&mut after_records, path, outcome.record);
+            continue;
+        }
         let mut plan = FilePlan {
             path: path.clone(),
+            before_sha256: before.as_deref().map(state::sha256),
+            diff: super::diff::unified(&display, before.as_deref(), outcome.after.as_deref(), &secrets),
             display,
-            before,
             after: outcome.after,
             changes: outcome.changes,
             notes,
@@ -175,7 +187,7 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
             create_dirs: Vec::new(),
             remove_dirs: Vec::new(),
         };
-        match (&plan.before, &plan.after) {
+        match (&plan.before_sha256, &plan.after) {
             (None, Some(_)) => {
                 plan.create_dirs = missing_dirs(fs, path);
                 if let Some(r) = new_record.as_mut() {
@@ -187,13 +199,8 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
             }
             _ => {}
         }
-        match new_record {
-            Some(r) => after_records.insert(path.clone(), r),
-            None => after_records.remove(path),
-        };
-        if plan.before != plan.after {
-            files.push(plan);
-        }
+        update_record(&mut after_records, path, new_record);
+        files.push(plan);
     }
     let mut after_ledger = ledger.clone();
     if after_records.is_empty() {
@@ -203,10 +210,19 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
     }
     let ledger_changed = after_ledger != ledger;
     Ok(Plan {
+        mode,
         files,
         ledger: after_ledger,
         ledger_changed,
+        ledger_before,
     })
+}
+
+fn update_record(records: &mut Files, path: &Path, record: Option<state::FileRecord>) {
+    match record {
+        Some(r) => records.insert(path.to_owned(), r),
+        None => records.remove(path),
+    };
 }
 
 /// Group resources and claims by file, merging what several agents want

@@ -4,12 +4,14 @@
 //! the code that applies, and the engine can be exercised on an in-memory
 //! file system by property tests that run thousands of cases.
 
+mod lock;
 mod mem;
 mod real;
 
 use std::io;
 use std::path::Path;
 
+pub use lock::{LockError, LockGuard, lock};
 pub use mem::MemFs;
 pub use real::RealFs;
 

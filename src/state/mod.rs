@@ -210,6 +210,20 @@ pub fn load(fs: &dyn Fs, env: &Env) -> Result<Ledger, StateError> {
     }
 }
 
+/// A fingerprint of the ledger as it is on disk, so that a plan can tell
+/// whether another run changed it since.
+pub fn fingerprint(fs: &dyn Fs, env: &Env) -> Result<String, StateError> {
+    let path = ledger_path(env);
+    match fs.read(&path) {
+        Ok(Some(bytes)) => Ok(sha256(&bytes)),
+        Ok(None) => Ok("absent".into()),
+        Err(source) => Err(StateError::Io {
+            path: env.display(&path),
+            source,
+        }),
+    }
+}
+
 /// The ledger's bytes as they are written.
 pub fn encode(ledger: &Ledger) -> Vec<u8> {
     let mut out = serde_json::to_vec_pretty(ledger).expect("the ledger serialises");

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod ci;
 mod cli;
 mod errors;
 mod facets;
