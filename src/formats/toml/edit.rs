@@ -18,7 +18,7 @@
 use serde_json::{Map, Value as Json};
 use toml_edit::{Item, Value};
 
-use super::index::{self, line_end};
+use super::splice::{end_of_last_line, insert_lines, line_end, remove_lines, remove_regions};
 use super::{TomlDoc, dotted, render};
 use crate::formats::text;
 
@@ -254,7 +254,7 @@ impl TomlDoc {
             .map(|(i, _)| i);
         let at = match family {
             Some(i) => self.index.content_end(text, i),
-            None => index::end_of_last_line(text),
+            None => end_of_last_line(text),
         };
         (at, at > 0 && self.index.blank_between_tables(text))
     }
@@ -286,65 +286,6 @@ fn article(item: &Item) -> &'static str {
         Item::Value(_) => "a value",
         _ => "not a table",
     }
-}
-
-/// Remove whole lines `range` (from a line start to a line start or the end
-/// of the text). When they are the last lines and the text has no final
-/// newline, the newline before them goes instead, so the line before
-/// becomes the last one, again without a newline.
-fn remove_lines(text: &mut String, mut range: std::ops::Range<usize>) {
-    if range.is_empty() {
-        return;
-    }
-    if range.end == text.len() && !text.ends_with('\n') && range.start > 0 {
-        range.start -= if text[..range.start].ends_with("\r\n") {
-            2
-        } else {
-            1
-        };
-    }
-    text.replace_range(range, "");
-}
-
-/// Remove several regions of lines: last first, so that earlier offsets stay
-/// true, and touching ones merged, so that the newline one of them gives up
-/// at the end of the text is not also the end of another.
-fn remove_regions(text: &mut String, mut regions: Vec<std::ops::Range<usize>>) {
-    regions.sort_by_key(|r| r.start);
-    let mut merged: Vec<std::ops::Range<usize>> = Vec::new();
-    for r in regions {
-        match merged.last_mut() {
-            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
-            _ => merged.push(r),
-        }
-    }
-    for r in merged.into_iter().rev() {
-        remove_lines(text, r);
-    }
-}
-
-/// Insert `lines` at `at` (a line start, or the end of a text without a
-/// final newline, where the lines go after a new line break and the last
-/// one gets none, as the file had none).
-fn insert_lines(text: &mut String, at: usize, lines: &[String], eol: &str, blank: bool) {
-    if lines.is_empty() {
-        return;
-    }
-    let open_end = at == text.len() && at > 0 && !text.ends_with('\n');
-    let mut s = String::new();
-    if open_end {
-        s.push_str(eol);
-    }
-    if blank {
-        s.push_str(eol);
-    }
-    for (i, line) in lines.iter().enumerate() {
-        s.push_str(line);
-        if !open_end || i + 1 < lines.len() {
-            s.push_str(eol);
-        }
-    }
-    text.insert_str(at, &s);
 }
 
 /// `doc` with `value` at `path`, creating objects on the way.

@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use toml_edit::{Item, Table};
 
+use super::splice::{blank_line_above, line_end};
 use crate::formats::text;
 
 /// A `[table]` or `[[array]]` header line.
@@ -135,31 +136,5 @@ impl Index {
             }
         }
         blank >= tight
-    }
-}
-
-/// After the newline of the line holding `pos`, or the end of the text.
-pub fn line_end(text: &str, pos: usize) -> usize {
-    memchr::memchr(b'\n', &text.as_bytes()[pos..]).map_or(text.len(), |n| pos + n + 1)
-}
-
-/// Start of the line above `line_start` if that line is blank.
-fn blank_line_above(text: &str, line_start: usize) -> Option<usize> {
-    if line_start == 0 {
-        return None;
-    }
-    let above = text::line_start(text, line_start - 1);
-    text[above..line_start].trim().is_empty().then_some(above)
-}
-
-/// End of the last line that is not blank (after its newline), 0 for a
-/// text that is empty or all blank. A multi-line string always ends on a
-/// line holding its closing quotes, so this is never inside one.
-pub fn end_of_last_line(text: &str) -> usize {
-    let trimmed = text.trim_end_matches([' ', '\t', '\r', '\n']).len();
-    if trimmed == 0 {
-        0
-    } else {
-        line_end(text, trimmed)
     }
 }

@@ -23,6 +23,7 @@
 mod edit;
 mod index;
 mod render;
+mod splice;
 mod strict;
 
 use std::fmt;
