@@ -19,6 +19,19 @@
 //! and must read, as JSON, exactly as the old one with the intended change.
 //! An edit that would break the file or change anything else is refused
 //! ([`EditError::Broken`]) instead of written.
+//!
+//! The shapes a user may have chosen for the tables coffer edits:
+//! - `mcp_servers` written with dotted keys (`mcp_servers.x.command = …`):
+//!   TOML lets a `[mcp_servers.NAME]` header add a sub-table to it, so the
+//!   new table simply goes at the end, as when there is no parent.
+//! - `mcp_servers = { … }`, an inline table: it is closed, no header can
+//!   add to it, and rewriting the user's table is not coffer's to do. The
+//!   edit is refused ([`EditError::InlineTable`]).
+//! - The table itself written inline or with dotted keys: refused
+//!   ([`EditError::InlineTable`], [`EditError::DottedKeys`]) rather than
+//!   rewritten into another shape.
+//! - A parent that is not a table (a value, `[[mcp_servers]]`): refused
+//!   ([`EditError::NotATable`]).
 
 mod edit;
 mod index;

@@ -277,3 +277,21 @@ fn a_second_byte_order_mark_is_refused() {
     // The text layer removed the first; toml_edit would skip this one.
     assert_eq!(TomlDoc::parse("\u{feff}a = 1\n").unwrap_err().offset, 0);
 }
+
+#[test]
+fn a_provider_table_follows_its_own_family_and_survives_a_change() {
+    let text = "model_provider = \"mine\"\n\n[model_providers.mine]\nname = \"Mine\"\n\n[mcp_servers.a]\ncommand = \"a\"\n";
+    let p = path("model_providers.coffer");
+    let mut doc = TomlDoc::parse(text).unwrap();
+    let v1 = obj(json!({"name": "coffer", "base_url": "http://localhost:8080/v1"}));
+    doc.set_table(&p, &v1).unwrap();
+    assert_eq!(
+        doc.to_string(),
+        "model_provider = \"mine\"\n\n[model_providers.mine]\nname = \"Mine\"\n\n[model_providers.coffer]\nname = \"coffer\"\nbase_url = \"http://localhost:8080/v1\"\n\n[mcp_servers.a]\ncommand = \"a\"\n"
+    );
+    let v2 = obj(json!({"name": "coffer", "wire_api": "responses", "env_key": "K"}));
+    doc.set_table(&p, &v2).unwrap();
+    assert_eq!(doc.get(&p), Some(Json::Object(v2)));
+    doc.remove(&p).unwrap();
+    assert_eq!(doc.to_string(), text);
+}
