@@ -10,6 +10,7 @@ mod facets;
 mod inverse;
 mod properties;
 mod schema;
+mod toml_format;
 
 /// Every file in tests/it/ must be a module above, or its tests never run.
 #[test]
