@@ -6,12 +6,17 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use super::{ApprovalArgs, CliError, DesiredArg, OutputFormat, Outcome, render};
+use super::{ApprovalArgs, CliError, DesiredArg, Outcome, OutputFormat, render};
 use crate::engine::{self, Mode, Plan, PlanDocument, SavedPlan};
 use crate::env::Env;
 use crate::fsys::{RealFs, lock};
 
-pub(super) fn run(desired: &DesiredArg, approval: &ApprovalArgs, format: OutputFormat, mode: Mode) -> Result<Outcome, CliError> {
+pub(super) fn run(
+    desired: &DesiredArg,
+    approval: &ApprovalArgs,
+    format: OutputFormat,
+    mode: Mode,
+) -> Result<Outcome, CliError> {
     let (env, file) = super::load(desired)?;
     let _lock = take_lock(&env, approval)?;
     let plan = engine::plan(&file, mode, &env, &RealFs)?;
@@ -42,7 +47,11 @@ pub(super) fn run(desired: &DesiredArg, approval: &ApprovalArgs, format: OutputF
     finish(&plan, &env, format)
 }
 
-pub(super) fn run_saved(path: &Path, approval: &ApprovalArgs, format: OutputFormat) -> Result<Outcome, CliError> {
+pub(super) fn run_saved(
+    path: &Path,
+    approval: &ApprovalArgs,
+    format: OutputFormat,
+) -> Result<Outcome, CliError> {
     let env = Env::from_process().map_err(CliError::Env)?;
     let shown = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| CliError::Write {
@@ -59,7 +68,11 @@ fn finish(plan: &Plan, env: &Env, format: OutputFormat) -> Result<Outcome, CliEr
     engine::apply(plan, env, &RealFs)?;
     if format == OutputFormat::Text {
         let s = plan.summary();
-        let verb = if plan.mode == Mode::Destroy { "Destroy" } else { "Apply" };
+        let verb = if plan.mode == Mode::Destroy {
+            "Destroy"
+        } else {
+            "Apply"
+        };
         let _ = writeln!(
             anstream::stdout(),
             "\n{verb} complete: {} added, {} changed, {} removed.",
@@ -72,11 +85,18 @@ fn finish(plan: &Plan, env: &Env, format: OutputFormat) -> Result<Outcome, CliEr
 }
 
 fn take_lock(env: &Env, approval: &ApprovalArgs) -> Result<crate::fsys::LockGuard, CliError> {
-    Ok(lock(&env.state_dir.join("lock"), Duration::from_secs(approval.lock_timeout))?)
+    Ok(lock(
+        &env.state_dir.join("lock"),
+        Duration::from_secs(approval.lock_timeout),
+    )?)
 }
 
 fn confirm(mode: Mode, input: &mut dyn BufRead) -> Result<bool, CliError> {
-    let what = if mode == Mode::Destroy { "destroy" } else { "apply" };
+    let what = if mode == Mode::Destroy {
+        "destroy"
+    } else {
+        "apply"
+    };
     let mut out = anstream::stdout();
     let _ = write!(
         out,
@@ -84,6 +104,8 @@ fn confirm(mode: Mode, input: &mut dyn BufRead) -> Result<bool, CliError> {
     );
     let _ = out.flush();
     let mut line = String::new();
-    input.read_line(&mut line).map_err(|e| CliError::Engine(e.into()))?;
+    input
+        .read_line(&mut line)
+        .map_err(|e| CliError::Engine(e.into()))?;
     Ok(line.trim() == "yes")
 }

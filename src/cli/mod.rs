@@ -185,9 +185,19 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Plan(args) => plan::run(&args),
         Command::Apply(args) => match &args.plan {
             Some(saved) => apply::run_saved(saved, &args.approval, args.output.format),
-            None => apply::run(&args.desired, &args.approval, args.output.format, Mode::Apply),
+            None => apply::run(
+                &args.desired,
+                &args.approval,
+                args.output.format,
+                Mode::Apply,
+            ),
         },
-        Command::Destroy(args) => apply::run(&args.desired, &args.approval, args.output.format, Mode::Destroy),
+        Command::Destroy(args) => apply::run(
+            &args.desired,
+            &args.approval,
+            args.output.format,
+            Mode::Destroy,
+        ),
         Command::Schema => {
             print!("{}", crate::desired::schema());
             Ok(Outcome::Done)

@@ -3,15 +3,24 @@
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 
-use super::{CliError, OutputFormat, Outcome, PlanArgs, render};
+use super::{CliError, Outcome, OutputFormat, PlanArgs, render};
 use crate::engine::{self, Mode, PlanDocument, SavedPlan};
 use crate::fsys::RealFs;
 
 pub(super) fn run(args: &PlanArgs) -> Result<Outcome, CliError> {
     let (env, file) = super::load(&args.desired)?;
-    let mode = if args.destroy { Mode::Destroy } else { Mode::Apply };
+    let mode = if args.destroy {
+        Mode::Destroy
+    } else {
+        Mode::Apply
+    };
     let plan = engine::plan(&file, mode, &env, &RealFs)?;
-    let document = PlanDocument::new(&plan, &env.scope_key(), &args.desired.file.display().to_string(), &file.text);
+    let document = PlanDocument::new(
+        &plan,
+        &env.scope_key(),
+        &args.desired.file.display().to_string(),
+        &file.text,
+    );
     match args.output.format {
         OutputFormat::Text => render::print_plan(&plan, mode),
         OutputFormat::Json => render::print_json(&document),
@@ -19,7 +28,11 @@ pub(super) fn run(args: &PlanArgs) -> Result<Outcome, CliError> {
     if let Some(out) = &args.out {
         save(out, &SavedPlan::new(&plan, document))?;
         if args.output.format == OutputFormat::Text {
-            println!("\nSaved the plan to {}; apply it with `coffer apply {}`.", out.display(), out.display());
+            println!(
+                "\nSaved the plan to {}; apply it with `coffer apply {}`.",
+                out.display(),
+                out.display()
+            );
         }
     }
     Ok(if plan.has_changes() && args.detailed_exitcode {
@@ -43,5 +56,7 @@ fn save(path: &std::path::Path, saved: &SavedPlan) -> Result<(), CliError> {
         .open(path)
         .map_err(err)?;
     let text = serde_json::to_string_pretty(saved).expect("a plan serialises");
-    f.write_all(text.as_bytes()).and_then(|_| f.write_all(b"\n")).map_err(err)
+    f.write_all(text.as_bytes())
+        .and_then(|_| f.write_all(b"\n"))
+        .map_err(err)
 }

@@ -48,12 +48,14 @@ pub fn render(err: &CliError) -> String {
         ),
         CliError::Saved(crate::engine::SavedPlanError::OtherVersion { .. }) => h.render_report(
             &mut out,
-            &MietteDiagnostic::new(err.to_string()).with_help("run `coffer plan --out` again with this coffer"),
+            &MietteDiagnostic::new(err.to_string())
+                .with_help("run `coffer plan --out` again with this coffer"),
         ),
         CliError::Lock(crate::fsys::LockError::Busy { .. }) => h.render_report(
             &mut out,
-            &MietteDiagnostic::new(err.to_string())
-                .with_help("wait for the other run to finish, or raise --lock-timeout; nothing was written"),
+            &MietteDiagnostic::new(err.to_string()).with_help(
+                "wait for the other run to finish, or raise --lock-timeout; nothing was written",
+            ),
         ),
         other => h.render_report(&mut out, &MietteDiagnostic::new(other.to_string())),
     };

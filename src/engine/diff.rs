@@ -4,7 +4,12 @@
 use similar::TextDiff;
 
 /// The unified diff of one file, headed `--- a/PATH` / `+++ b/PATH`.
-pub fn unified(display: &str, before: Option<&[u8]>, after: Option<&[u8]>, secrets: &[String]) -> String {
+pub fn unified(
+    display: &str,
+    before: Option<&[u8]>,
+    after: Option<&[u8]>,
+    secrets: &[String],
+) -> String {
     let before = redact(before, secrets);
     let after = redact(after, secrets);
     TextDiff::from_lines(&before, &after)
@@ -15,7 +20,10 @@ pub fn unified(display: &str, before: Option<&[u8]>, after: Option<&[u8]>, secre
 }
 
 fn redact(bytes: Option<&[u8]>, secrets: &[String]) -> String {
-    let mut text = bytes.map(String::from_utf8_lossy).unwrap_or_default().into_owned();
+    let mut text = bytes
+        .map(String::from_utf8_lossy)
+        .unwrap_or_default()
+        .into_owned();
     for secret in secrets {
         text = text.replace(secret.as_str(), "(sensitive)");
     }
@@ -26,7 +34,12 @@ fn redact(bytes: Option<&[u8]>, secrets: &[String]) -> String {
 mod tests {
     #[test]
     fn secrets_never_reach_the_diff() {
-        let d = super::unified("~/f", Some(b"a\n"), Some(b"a\ntoken=s3cret\n"), &["s3cret".into()]);
+        let d = super::unified(
+            "~/f",
+            Some(b"a\n"),
+            Some(b"a\ntoken=s3cret\n"),
+            &["s3cret".into()],
+        );
         assert!(d.contains("+token=(sensitive)"), "{d}");
         assert!(!d.contains("s3cret"));
     }

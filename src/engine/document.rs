@@ -109,7 +109,11 @@ pub enum SavedPlanError {
     #[error("{0} is not a coffer saved plan: {1}")]
     Unreadable(String, String),
     #[error("{path} was made by coffer {made_by}; this is coffer {this}")]
-    OtherVersion { path: String, made_by: String, this: String },
+    OtherVersion {
+        path: String,
+        made_by: String,
+        this: String,
+    },
 }
 
 impl SavedPlan {
@@ -121,7 +125,10 @@ impl SavedPlan {
                 .files
                 .iter()
                 .map(|f| SavedFile {
-                    after: f.after.as_deref().map(|b| String::from_utf8_lossy(b).into_owned()),
+                    after: f
+                        .after
+                        .as_deref()
+                        .map(|b| String::from_utf8_lossy(b).into_owned()),
                     create_dirs: f.create_dirs.clone(),
                     remove_dirs: f.remove_dirs.clone(),
                 })
@@ -133,13 +140,17 @@ impl SavedPlan {
     }
 
     pub fn parse(path: &str, text: &str) -> Result<SavedPlan, SavedPlanError> {
-        let saved: SavedPlan =
-            serde_json::from_str(text).map_err(|e| SavedPlanError::Unreadable(path.into(), e.to_string()))?;
+        let saved: SavedPlan = serde_json::from_str(text)
+            .map_err(|e| SavedPlanError::Unreadable(path.into(), e.to_string()))?;
         if saved.kind != SAVED_KIND || saved.contents.len() != saved.document.files.len() {
-            return Err(SavedPlanError::Unreadable(path.into(), "not a saved plan".into()));
+            return Err(SavedPlanError::Unreadable(
+                path.into(),
+                "not a saved plan".into(),
+            ));
         }
         let this = env!("CARGO_PKG_VERSION");
-        if saved.document.coffer_version != this || saved.document.format_version != FORMAT_VERSION {
+        if saved.document.coffer_version != this || saved.document.format_version != FORMAT_VERSION
+        {
             return Err(SavedPlanError::OtherVersion {
                 path: path.into(),
                 made_by: saved.document.coffer_version,
@@ -151,7 +162,11 @@ impl SavedPlan {
 
     /// The plan to hand to `engine::apply`.
     pub fn into_plan(self) -> Plan {
-        let mode = if self.document.mode == "destroy" { Mode::Destroy } else { Mode::Apply };
+        let mode = if self.document.mode == "destroy" {
+            Mode::Destroy
+        } else {
+            Mode::Apply
+        };
         let files = self
             .document
             .files

@@ -8,8 +8,11 @@ mod apply;
 pub mod diff;
 mod document;
 mod json;
+mod members;
+mod opening;
 mod plan;
 mod reconcile;
+mod toml;
 mod whole;
 
 pub use apply::apply;

@@ -178,7 +178,12 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
         let mut plan = FilePlan {
             path: path.clone(),
             before_sha256: before.as_deref().map(state::sha256),
-            diff: super::diff::unified(&display, before.as_deref(), outcome.after.as_deref(), &secrets),
+            diff: super::diff::unified(
+                &display,
+                before.as_deref(),
+                outcome.after.as_deref(),
+                &secrets,
+            ),
             display,
             after: outcome.after,
             changes: outcome.changes,

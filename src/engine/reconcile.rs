@@ -3,6 +3,7 @@
 
 use super::json;
 use super::plan::{Change, ChangeOp};
+use super::toml;
 use super::whole;
 use crate::error::Error;
 use crate::resource::{Claim, Facet, Resource, Syntax};
@@ -46,6 +47,7 @@ impl Retain<'_> {
 pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
     match input.syntax {
         Syntax::Json | Syntax::Jsonc => json::reconcile(input),
+        Syntax::Toml => toml::reconcile(input),
         Syntax::Whole => whole::reconcile(input),
         other => Err(Error::Conflict {
             message: format!("{}: coffer cannot edit {other:?} files yet", input.display),

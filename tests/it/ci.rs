@@ -41,13 +41,21 @@ fn json_plan_is_a_versioned_document() {
     assert_eq!(v["summary"]["add"], 4);
     let files = v["files"].as_array().unwrap();
     assert_eq!(files.len(), 3);
-    let cursor = files.iter().find(|f| f["display"] == "~/.cursor/hooks.json").unwrap();
+    let cursor = files
+        .iter()
+        .find(|f| f["display"] == "~/.cursor/hooks.json")
+        .unwrap();
     assert_eq!(cursor["action"], "create");
     assert!(cursor["before_sha256"].is_null());
     assert_eq!(cursor["after_sha256"].as_str().unwrap().len(), 64);
     assert_eq!(cursor["changes"][0]["agents"][0], "cursor");
     assert_eq!(cursor["changes"][0]["facet"], "context");
-    assert!(cursor["diff"].as_str().unwrap().starts_with("--- a/~/.cursor/hooks.json\n+++ b/~/.cursor/hooks.json\n"));
+    assert!(
+        cursor["diff"]
+            .as_str()
+            .unwrap()
+            .starts_with("--- a/~/.cursor/hooks.json\n+++ b/~/.cursor/hooks.json\n")
+    );
 }
 
 #[test]
@@ -56,15 +64,24 @@ fn a_saved_plan_applies_exactly_without_asking() {
     env.desired(THREE_AGENTS);
     let r = env.run(&["plan", "--out", "plan.json"]);
     assert_eq!(r.code, 0, "{}", r.snapshot());
-    assert!(!env.exists(".cursor"), "plan --out writes nothing but the plan");
+    assert!(
+        !env.exists(".cursor"),
+        "plan --out writes nothing but the plan"
+    );
     let mode = std::fs::metadata(env.work.join("plan.json")).unwrap();
-    assert_eq!(std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o777, 0o600);
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o777,
+        0o600
+    );
     let r = env.run(&["apply", "plan.json"]);
     assert_eq!(r.code, 0, "{}", r.snapshot());
     let direct = TestEnv::new();
     direct.desired(THREE_AGENTS);
     direct.apply();
-    assert_eq!(env.read(".cursor/hooks.json"), direct.read(".cursor/hooks.json"));
+    assert_eq!(
+        env.read(".cursor/hooks.json"),
+        direct.read(".cursor/hooks.json")
+    );
     assert_eq!(env.run(&["plan", "--detailed-exitcode"]).code, 0);
 }
 
@@ -96,7 +113,11 @@ fn a_plan_from_another_version_is_refused() {
     std::fs::write(env.work.join("plan.json"), other).unwrap();
     let r = env.run(&["apply", "plan.json"]);
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("was made by coffer 0.0.1"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("was made by coffer 0.0.1"),
+        "{}",
+        r.stderr
+    );
     assert!(!env.exists(".cursor"));
 }
 
@@ -105,7 +126,10 @@ fn a_saved_destroy_plan() {
     let env = TestEnv::new();
     env.desired(THREE_AGENTS);
     env.apply();
-    assert_eq!(env.run(&["plan", "--destroy", "--out", "gone.json"]).code, 0);
+    assert_eq!(
+        env.run(&["plan", "--destroy", "--out", "gone.json"]).code,
+        0
+    );
     assert!(env.exists(".cursor/hooks.json"));
     assert_eq!(env.run(&["apply", "gone.json"]).code, 0);
     assert!(!env.exists(".cursor") && !env.exists(".codex") && !env.exists(".claude"));
@@ -117,17 +141,31 @@ fn secrets_stay_out_of_every_output_but_reach_the_file() {
     env.desired(SECRET_AGENT);
     let secret = "tok-3f9a81c2";
     let run = |args: &[&str]| env.run_cmd(env.cmd().env("MY_TOKEN", secret).args(args));
-    for args in [&["plan"][..], &["plan", "--format", "json"], &["plan", "--out", "p.json"]] {
+    for args in [
+        &["plan"][..],
+        &["plan", "--format", "json"],
+        &["plan", "--out", "p.json"],
+    ] {
         let r = run(args);
         assert_eq!(r.code, 0, "{}", r.snapshot());
-        assert!(!r.stdout.contains(secret) && !r.stderr.contains(secret), "{args:?} printed the secret");
+        assert!(
+            !r.stdout.contains(secret) && !r.stderr.contains(secret),
+            "{args:?} printed the secret"
+        );
     }
     let r = run(&["plan"]);
-    assert!(r.stdout.contains("\"TOKEN\": \"(sensitive)\""), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("\"TOKEN\": \"(sensitive)\""),
+        "{}",
+        r.stdout
+    );
     let r = run(&["apply", "--auto-approve"]);
     assert!(!r.stdout.contains(secret));
     let written = String::from_utf8(env.read(".mytool/mcp.json").unwrap()).unwrap();
-    assert!(written.contains(secret), "the agent cannot expand references, so the value is written");
+    assert!(
+        written.contains(secret),
+        "the agent cannot expand references, so the value is written"
+    );
     let r = run(&["destroy", "--auto-approve"]);
     assert!(!r.stdout.contains(secret), "{}", r.stdout);
 }
@@ -138,7 +176,12 @@ fn a_missing_variable_is_named_before_anything_is_written() {
     env.desired(SECRET_AGENT);
     let r = env.run(&["apply", "--auto-approve"]);
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("environment variable MY_TOKEN is not set"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("environment variable MY_TOKEN is not set"),
+        "{}",
+        r.stderr
+    );
     assert!(!env.exists(".mytool"));
 }
 
@@ -148,7 +191,13 @@ fn six_concurrent_applies_end_like_one() {
     env.desired(THREE_AGENTS);
     env.put(".claude/settings.json", "{\n  \"theme\": \"dark\"\n}\n");
     let children: Vec<_> = (0..6)
-        .map(|_| env.cmd().args(["apply", "--auto-approve"]).stdout(std::process::Stdio::null()).spawn().unwrap())
+        .map(|_| {
+            env.cmd()
+                .args(["apply", "--auto-approve"])
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
         .collect();
     for mut c in children {
         assert!(c.wait().unwrap().success());
@@ -157,7 +206,11 @@ fn six_concurrent_applies_end_like_one() {
     single.desired(THREE_AGENTS);
     single.put(".claude/settings.json", "{\n  \"theme\": \"dark\"\n}\n");
     single.apply();
-    for f in [".claude/settings.json", ".codex/hooks.json", ".cursor/hooks.json"] {
+    for f in [
+        ".claude/settings.json",
+        ".codex/hooks.json",
+        ".cursor/hooks.json",
+    ] {
         assert_eq!(env.read(f), single.read(f), "{f}");
     }
     assert_eq!(env.run(&["plan", "--detailed-exitcode"]).code, 0);
@@ -167,9 +220,17 @@ fn six_concurrent_applies_end_like_one() {
 fn a_held_lock_makes_apply_wait_then_fail_clearly() {
     let env = TestEnv::new();
     env.desired(THREE_AGENTS);
-    let _held = coffer::fsys::lock(&env.root.join("state/coffer/lock"), std::time::Duration::ZERO).unwrap();
+    let _held = coffer::fsys::lock(
+        &env.root.join("state/coffer/lock"),
+        std::time::Duration::ZERO,
+    )
+    .unwrap();
     let r = env.run(&["apply", "--auto-approve", "--lock-timeout", "0"]);
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("another coffer is applying"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("another coffer is applying"),
+        "{}",
+        r.stderr
+    );
     assert!(!env.exists(".cursor"));
 }

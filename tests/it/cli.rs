@@ -43,7 +43,10 @@ fn apply_without_a_terminal_refuses_and_writes_nothing() {
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("--auto-approve"), "{}", r.stderr);
     assert_eq!(env.tree(), before);
-    assert!(!env.root.join("state/coffer/state.json").exists(), "no record written either");
+    assert!(
+        !env.root.join("state/coffer/state.json").exists(),
+        "no record written either"
+    );
 }
 
 #[test]

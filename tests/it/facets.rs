@@ -198,3 +198,61 @@ fn a_skill_file_edited_after_apply_is_left_in_place() {
         b"edited by hand\n"
     );
 }
+
+#[test]
+fn codex_servers_and_provider_are_toml_tables_around_the_users_own() {
+    let env = TestEnv::new();
+    let original = "# my codex config\nmodel = \"o3\"\n\n[mcp_servers.mine]\ncommand = \"x\"\n\n# profiles\n[profiles.fast]\nmodel = \"o4-mini\"\n";
+    env.put(".codex/config.toml", original);
+    env.desired(
+        r#"version: 1
+agents:
+  codex:
+    mcp:
+      coffer-memory:
+        command: coffer
+        args: [mcp, --stdio]
+        env: { TOKEN: "${env:TOKEN}", MODE: fast }
+      docs: { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${env:DOCS_TOKEN}" } }
+    provider: { base_url: "http://localhost:8080/v1", api_key_env: MY_KEY }
+"#,
+    );
+    let r = env.run(&["plan"]);
+    insta::assert_snapshot!(r.snapshot());
+    env.apply();
+    assert_eq!(env.run(&["plan", "--detailed-exitcode"]).code, 0);
+    env.destroy();
+    assert_eq!(env.read(".codex/config.toml").unwrap(), original.as_bytes());
+}
+
+#[test]
+fn codex_server_whose_variable_is_renamed_needs_it_set() {
+    let env = TestEnv::new();
+    env.desired("version: 1\nagents:\n  codex:\n    mcp:\n      m: { command: x, env: { TOKEN: \"${env:OTHER}\" } }\n");
+    let r = env.run(&["plan"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("environment variable OTHER is not set"),
+        "{}",
+        r.stderr
+    );
+    let r = env.run_cmd(env.cmd().env("OTHER", "v4lue").arg("plan"));
+    assert_eq!(r.code, 0, "{}", r.snapshot());
+    assert!(
+        r.stdout.contains("TOKEN = \"(sensitive)\"") && !r.stdout.contains("v4lue"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn a_broken_codex_config_is_refused_with_its_position() {
+    let env = TestEnv::new();
+    env.put(".codex/config.toml", "model = \"o3\"\n[mcp_servers\n");
+    env.desired("version: 1\nagents:\n  codex:\n    mcp:\n      m: { command: x }\n");
+    let before = env.tree();
+    let r = env.run(&["apply", "--auto-approve"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("~/.codex/config.toml:2:"), "{}", r.stderr);
+    assert_eq!(env.tree(), before);
+}

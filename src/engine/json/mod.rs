@@ -11,7 +11,7 @@
 //! members).
 
 mod hooks;
-mod members;
+mod members_doc;
 mod open;
 mod prune;
 
@@ -88,7 +88,24 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
             r.fragment.label(),
         ));
     }
-    members::reconcile(&mut doc, input, &mut record, &mut changes)?;
+    let original = doc_text_for_errors(input.before);
+    let placed = {
+        let mut holder = members_doc::JsonMembers {
+            doc: &mut doc,
+            display: input.display,
+            original: &original,
+        };
+        super::members::reconcile(&mut holder, input, &mut record, &mut changes)?
+    };
+    for p in placed {
+        record_insert(
+            &mut record,
+            Inserted {
+                created: p.created,
+                expanded: p.expanded,
+            },
+        );
+    }
 
     prune(&mut doc, &mut record, input.resources, input.claims).map_err(err)?;
 

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::Located;
+use crate::engine::opening;
 use crate::error::Error;
 use crate::formats::json::edit::{EditError, JsonDoc};
 use crate::formats::json::validate::{blank_comments_and_trailing_commas, validate};
@@ -12,43 +12,19 @@ use crate::formats::text::Text;
 
 /// Decode, validate and open the file, or say exactly why not.
 pub(super) fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(bool, JsonDoc), Error> {
-    let text = Text::decode(bytes).map_err(|e| {
-        let lossy = String::from_utf8_lossy(&bytes[..e.offset]).into_owned();
-        Error::Target(Box::new(
-            Located::new(
-                display,
-                &lossy,
-                lossy.len(),
-                0,
-                "the file is not valid UTF-8",
-                "invalid byte here",
-            )
-            .with_help("coffer only edits UTF-8 files; re-save it as UTF-8".to_owned()),
-        ))
-    })?;
-    let kind = if jsonc { "JSONC" } else { "JSON" };
+    let text = opening::decode(display, bytes)?;
     if text.body.trim().is_empty() {
-        return Err(Error::Target(Box::new(
-            Located::new(display, &text.body, 0, 0, "the file is empty", "no JSON object here").with_help(Some(
-                "write `{}` into it or delete it; coffer does not guess what an empty file should hold".into(),
-            )),
-        )));
+        return Err(opening::at(
+            display,
+            &text.body,
+            0,
+            "the file is empty",
+            "no JSON object here",
+            "write `{}` into it or delete it; coffer does not guess what an empty file should hold",
+        ));
     }
-    validate(&text.body, jsonc).map_err(|e| {
-        Error::Target(Box::new(
-            Located::new(
-                display,
-                &text.body,
-                e.offset,
-                1,
-                &format!("invalid {kind}: {}", e.message),
-                &e.message,
-            )
-            .with_help(e.help.or_else(|| {
-                Some("fix the file, then run coffer again; nothing was written".into())
-            })),
-        ))
-    })?;
+    let kind = if jsonc { "JSONC" } else { "JSON" };
+    validate(&text.body, jsonc).map_err(|e| opening::syntax(display, &text.body, kind, e))?;
     let doc =
         JsonDoc::new(text.body.clone(), jsonc).map_err(|e| edit_error(display, &text.body, e))?;
     Ok((text.bom, doc))
@@ -67,12 +43,16 @@ pub(super) fn edit_error(display: &str, text: &str, e: EditError) -> Error {
             path,
             expected,
             offset,
-        } => Error::Target(Box::new(
-            Located::new(display, text, offset, 1, &format!("{path} is not {expected}"), &format!("expected {expected}"))
-                .with_help(Some(format!(
-                    "coffer only adds to {expected} here and never replaces what you wrote; fix {path} by hand"
-                ))),
-        )),
+        } => opening::at(
+            display,
+            text,
+            offset,
+            &format!("{path} is not {expected}"),
+            &format!("expected {expected}"),
+            &format!(
+                "coffer only adds to {expected} here and never replaces what you wrote; fix {path} by hand"
+            ),
+        ),
         EditError::Unexpected(u) => Error::Io(std::io::Error::other(format!("{display}: {u}"))),
     }
 }

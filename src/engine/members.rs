@@ -1,20 +1,35 @@
-//! Named members coffer owns through the ledger: MCP servers, providers,
-//! settings. Content cannot say whose `mcpServers.memory` is, so a member
-//! is coffer's only when the ledger says coffer put it there; a same-named
-//! member coffer did not create is a conflict unless the desired file says
-//! `adopt: true`, and an adopted member gets its old value back on removal.
+//! Named members coffer owns through the ledger — MCP servers, providers,
+//! settings — in any format that can hold named members (JSON objects,
+//! TOML tables). Content cannot say whose `mcpServers.memory` is, so a
+//! member is coffer's only when the ledger says coffer put it there; a
+//! same-named member coffer did not create is a conflict unless the desired
+//! file says `adopt: true`, and an adopted member gets its old value back
+//! on removal.
 
 use serde_json::Value;
 
-use super::open::{doc_text_for_errors, edit_error, parse_value};
-use super::prune::record_insert;
-use crate::engine::plan::{Change, ChangeOp};
-use crate::engine::reconcile::{Input, change};
+use super::plan::{Change, ChangeOp};
+use super::reconcile::{Input, Retain, change};
 use crate::error::Error;
-use crate::formats::json::edit::{EditError, Inserted, JsonDoc};
-use crate::formats::json::scan::Item;
+use crate::formats::json::edit::Expanded;
 use crate::resource::{Facet, Fragment, Resource, member_label};
 use crate::state::{FileRecord, OwnedMember};
+
+/// A document that holds named members.
+pub(super) trait MemberDoc {
+    /// The member's value, if it is there.
+    fn get(&self, parent: &[String], name: &str) -> Result<Option<Value>, Error>;
+    /// Put the member there with `value`, in place when it exists.
+    fn set(&mut self, parent: &[String], name: &str, value: &Value) -> Result<Placed, Error>;
+    fn remove(&mut self, parent: &[String], name: &str) -> Result<(), Error>;
+}
+
+/// What putting a member in created around it, for the record.
+#[derive(Debug, Default)]
+pub(super) struct Placed {
+    pub created: Vec<Vec<String>>,
+    pub expanded: Option<Expanded>,
+}
 
 struct Wanted<'a> {
     resource: &'a Resource,
@@ -36,8 +51,8 @@ fn wanted<'a>(input: &'a Input) -> Vec<Wanted<'a>> {
                 adopt,
             } => Some(Wanted {
                 resource: r,
-                parent,
-                name,
+                parent: parent.as_slice(),
+                name: name.as_str(),
                 value,
                 adopt: *adopt,
             }),
@@ -46,14 +61,16 @@ fn wanted<'a>(input: &'a Input) -> Vec<Wanted<'a>> {
         .collect()
 }
 
+/// Bring the members of `doc` to what `input` wants, recording ownership.
+/// Returns what the insertions created, for the format's own pruning.
 pub(super) fn reconcile(
-    doc: &mut JsonDoc,
+    doc: &mut dyn MemberDoc,
     input: &Input,
     record: &mut FileRecord,
     changes: &mut Vec<Change>,
-) -> Result<(), Error> {
-    let err = |e: EditError| edit_error(input.display, &doc_text_for_errors(input.before), e);
+) -> Result<Vec<Placed>, Error> {
     let wanted = wanted(input);
+    let mut placed = Vec::new();
 
     // Owned members nobody wants any more go (or get their old value back).
     for mut m in std::mem::take(&mut record.members) {
@@ -65,16 +82,18 @@ pub(super) fn reconcile(
             continue;
         }
         if input.retain.keeps(&m.origins) {
-            if let super::super::reconcile::Retain::AllBut(named) = input.retain {
+            if let Retain::AllBut(named) = input.retain {
                 m.origins.retain(|o| !named.contains(o));
             }
             record.members.push(m);
             continue;
         }
-        if let Some((index, item)) = member(doc, &m.parent, &m.name).map_err(err)? {
+        if doc.get(&m.parent, &m.name)?.is_some() {
             match &m.adopted {
-                Some(old) => doc.replace_value(&item, old),
-                None => doc.remove_item(&m.parent, true, index).map_err(err)?,
+                Some(old) => {
+                    doc.set(&m.parent, &m.name, old)?;
+                }
+                None => doc.remove(&m.parent, &m.name)?,
             }
             changes.push(change(
                 ChangeOp::Remove,
@@ -91,10 +110,11 @@ pub(super) fn reconcile(
             .members
             .iter()
             .position(|m| m.parent == w.parent && m.name == w.name);
-        match (member(doc, w.parent, w.name).map_err(err)?, owned) {
-            (Some((_, item)), Some(i)) => {
-                if parse_value(doc.slice(item.value.clone()), doc.jsonc).as_ref() != Some(w.value) {
-                    doc.replace_value(&item, w.value);
+        let current = doc.get(w.parent, w.name)?;
+        match (current, owned) {
+            (Some(cur), Some(i)) => {
+                if &cur != w.value {
+                    doc.set(w.parent, w.name, w.value)?;
                     changes.push(change(
                         ChangeOp::Change,
                         w.resource.facet(),
@@ -104,10 +124,9 @@ pub(super) fn reconcile(
                 }
                 record.members[i].origins = w.resource.agents();
             }
-            (Some((_, item)), None) if w.adopt => {
-                let old = parse_value(doc.slice(item.value.clone()), doc.jsonc);
-                if old.as_ref() != Some(w.value) {
-                    doc.replace_value(&item, w.value);
+            (Some(old), None) if w.adopt => {
+                if &old != w.value {
+                    doc.set(w.parent, w.name, w.value)?;
                     changes.push(change(
                         ChangeOp::Change,
                         w.resource.facet(),
@@ -119,16 +138,12 @@ pub(super) fn reconcile(
                     parent: w.parent.to_vec(),
                     name: w.name.to_owned(),
                     origins: w.resource.agents(),
-                    adopted: old,
+                    adopted: Some(old),
                 });
             }
             (Some(_), None) => return Err(conflict(input.display, w)),
             (None, owned) => {
-                let ins = doc.insert_member(w.parent, w.name, w.value).map_err(err)?;
-                let mut path = w.parent.to_vec();
-                path.push(w.name.to_owned());
-                let created = ins.created.into_iter().filter(|p| *p != path).collect();
-                record_insert(record, Inserted { created, ..ins });
+                placed.push(doc.set(w.parent, w.name, w.value)?);
                 if owned.is_none() {
                     record.members.push(OwnedMember {
                         parent: w.parent.to_vec(),
@@ -146,18 +161,7 @@ pub(super) fn reconcile(
             }
         }
     }
-    Ok(())
-}
-
-/// The member `name` of the object at `parent`, with its index.
-fn member(
-    doc: &JsonDoc,
-    parent: &[String],
-    name: &str,
-) -> Result<Option<(usize, Item)>, EditError> {
-    Ok(doc
-        .container(parent, true)?
-        .and_then(|c| c.member(name).map(|(i, it)| (i, it.clone()))))
+    Ok(placed)
 }
 
 /// The facet a member belongs to, for plans of removals (the ledger keeps
