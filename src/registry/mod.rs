@@ -104,6 +104,103 @@ mod tests {
     }
 
     #[test]
+    fn every_agent_coffer_names_is_built_in() {
+        let ids = Registry::builtin().ids();
+        for id in [
+            "claude-code",
+            "codex",
+            "cursor",
+            "opencode",
+            "openclaw",
+            "hermes",
+            "gemini-cli",
+            "windsurf",
+            "vscode",
+            "copilot-cli",
+            "kiro",
+            "qwen-code",
+            "kilo-code",
+            "cline",
+        ] {
+            assert!(ids.contains(&id), "{id} is missing from agents.yaml");
+        }
+    }
+
+    /// Each plugin-drop template exists, names the hook program by the
+    /// placeholder, and opens with a line saying coffer manages it (a JSON
+    /// file, which cannot, says so in its text).
+    #[test]
+    fn plugin_templates_exist_and_carry_the_placeholder() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/registry/templates");
+        for a in Registry::builtin().agents() {
+            let ContextSupport::PluginDrop(spec) = &a.context else {
+                continue;
+            };
+            let path = dir.join(&spec.template);
+            let files: Vec<std::path::PathBuf> = if path.is_dir() {
+                std::fs::read_dir(&path)
+                    .unwrap()
+                    .map(|e| e.unwrap().path())
+                    .collect()
+            } else {
+                vec![path.clone()]
+            };
+            assert!(
+                !files.is_empty(),
+                "{}: template {} is empty",
+                a.id,
+                spec.template
+            );
+            let texts: Vec<String> = files
+                .iter()
+                .map(|f| {
+                    std::fs::read_to_string(f)
+                        .unwrap_or_else(|e| panic!("{}: template {}: {e}", a.id, f.display()))
+                })
+                .collect();
+            assert!(
+                texts.iter().any(|t| t.contains("__COFFER_HOOK_ARGV__")),
+                "{}: template {} never runs the hook program",
+                a.id,
+                spec.template
+            );
+            for (f, t) in files.iter().zip(&texts) {
+                // JSON has no comments: a manifest says it in its description.
+                let first = if f.extension().is_some_and(|e| e == "json") {
+                    t.as_str()
+                } else {
+                    t.lines().next().unwrap_or("")
+                };
+                assert!(
+                    first.contains("coffer") && first.contains("remove"),
+                    "{}: {} must open with a line saying coffer manages it",
+                    a.id,
+                    f.display()
+                );
+            }
+        }
+    }
+
+    /// An agent that runs the hook maps at least one event, and a mapped
+    /// native name is never empty.
+    #[test]
+    fn hooks_map_events() {
+        for a in Registry::builtin().agents() {
+            let events = match &a.context {
+                ContextSupport::ShellCommand(s) => &s.events,
+                ContextSupport::PluginDrop(s) => &s.events,
+                _ => continue,
+            };
+            assert!(!events.is_empty(), "{} maps no event", a.id);
+            assert!(
+                events.values().all(|n| !n.trim().is_empty()),
+                "{} maps an event to an empty name",
+                a.id
+            );
+        }
+    }
+
+    #[test]
     fn dialects_are_unique() {
         let mut seen = std::collections::BTreeMap::new();
         for a in Registry::builtin().agents() {

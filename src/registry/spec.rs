@@ -90,12 +90,21 @@ pub struct HookSpec {
 }
 
 /// A plugin file coffer drops and owns whole.
+///
+/// The template is a file under `src/registry/templates/`, or a folder of
+/// files when the agent's plugin is a folder (OpenClaw: a manifest beside its
+/// entry module). Every template names the hook program with the placeholder
+/// `__COFFER_HOOK_ARGV__`, which coffer replaces with a JSON array of its
+/// words (`["coffer","hook"]`); the plugin appends `--dialect` and `--event`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PluginSpec {
+    /// The plugin file (or, for a folder template, the plugin folder) at
+    /// each scope.
     #[serde(flatten)]
     pub places: Places,
-    /// The built-in template the file is rendered from (`src/registry/templates/`).
+    /// The built-in template the file (or folder) is rendered from
+    /// (`src/registry/templates/`).
     pub template: String,
     pub dialect: String,
     /// The native event names the plugin passes to the hook program.
