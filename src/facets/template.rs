@@ -17,9 +17,14 @@ pub fn fill(template: &Value, lookup: &dyn Fn(&str) -> Option<Value>) -> Option<
             items.iter().filter_map(|v| fill(v, lookup)).collect(),
         )),
         Value::Object(m) => {
+            // Keys may be placeholders too (opencode names models by key).
+            let key = |k: &str| match fill_str(k, lookup) {
+                Some(Value::String(s)) => Some(s),
+                _ => None,
+            };
             let out: Map<String, Value> = m
                 .iter()
-                .filter_map(|(k, v)| fill(v, lookup).map(|v| (k.clone(), v)))
+                .filter_map(|(k, v)| Some((key(k)?, fill(v, lookup)?)))
                 .collect();
             Some(Value::Object(out))
         }
@@ -70,7 +75,7 @@ mod tests {
 
     #[test]
     fn fills_whole_and_inline_placeholders_and_drops_missing() {
-        let t = json!({"type": "stdio", "command": "${command}", "args": "${args}", "env": "${env}", "x": "v=${command}", "y": "${nope}"});
+        let t = json!({"type": "stdio", "command": "${command}", "args": "${args}", "env": "${env}", "x": "v=${command}", "y": "${nope}", "${command}": {}, "${nope}": 1});
         let lookup = |k: &str| match k {
             "command" => Some(json!("npx")),
             "args" => Some(json!(["-y", "srv"])),
@@ -79,7 +84,7 @@ mod tests {
         };
         assert_eq!(
             fill(&t, &lookup).unwrap(),
-            json!({"type": "stdio", "command": "npx", "args": ["-y", "srv"], "x": "v=npx"})
+            json!({"type": "stdio", "command": "npx", "args": ["-y", "srv"], "x": "v=npx", "npx": {}})
         );
     }
 }

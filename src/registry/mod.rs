@@ -10,6 +10,7 @@
 pub mod matrix;
 mod paths;
 mod spec;
+pub mod templates;
 
 use std::sync::OnceLock;
 
