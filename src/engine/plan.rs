@@ -127,7 +127,7 @@ struct Target<'a> {
 
 pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Plan, Error> {
     let registry = Registry::builtin().with(&file.desired.define);
-    let compiled = facets::compile(file, &registry, env)?;
+    let compiled = facets::compile(file, &registry, env, fs)?;
     let ledger_before = state::fingerprint(fs, env)?;
     let ledger = state::load(fs, env)?;
     let scope_key = env.scope_key();

@@ -16,7 +16,8 @@ use std::path::PathBuf;
 
 use crate::desired::{DesiredError, DesiredFile, Span};
 use crate::env::Env;
-use crate::registry::{AgentDescriptor, Places, Registry, Scope, expand};
+use crate::fsys::Fs;
+use crate::registry::{AgentDescriptor, Places, Registry, Scope, resolve};
 use crate::resource::{Claim, Facet, Origin, Resource};
 
 /// What the desired state asks of the target files.
@@ -34,12 +35,14 @@ pub fn compile(
     file: &DesiredFile,
     registry: &Registry,
     env: &Env,
+    fs: &dyn Fs,
 ) -> Result<Compiled, DesiredError> {
     let desired = &file.desired;
     let program = shlex::split(&desired.hook.command.value).unwrap_or_default();
     let placed = Placed {
         file,
         env,
+        fs,
         scope: desired.scope,
     };
     let mut out = Compiled::default();
@@ -77,6 +80,8 @@ pub fn compile(
 pub(crate) struct Placed<'a> {
     pub file: &'a DesiredFile,
     pub env: &'a Env,
+    /// To choose between alternative files by which exists.
+    pub fs: &'a dyn Fs,
     pub scope: Scope,
 }
 
@@ -94,7 +99,8 @@ impl Placed<'_> {
             .at(scope)
             .path()
             .map_err(|why| self.unsupported_at(agent, facet, span, why))?;
-        let path = expand(template, self.env, scope).map_err(|e| {
+        let exists = |p: &std::path::Path| self.fs.is_file(p);
+        let path = resolve(template, self.env, scope, &exists).map_err(|e| {
             self.file
                 .error_at(span, &e.to_string(), "for this facet", None)
         })?;

@@ -19,6 +19,8 @@ pub trait Fs {
     /// The file's bytes, or `None` when there is no file.
     fn read(&self, path: &Path) -> io::Result<Option<Vec<u8>>>;
     fn is_dir(&self, path: &Path) -> bool;
+    /// Whether there is a file at `path` (without reading it).
+    fn is_file(&self, path: &Path) -> bool;
     /// Replace the file's content atomically, keeping its permissions and
     /// writing through a symlink to its target.
     fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()>;

@@ -25,6 +25,10 @@ impl Fs for RealFs {
         path.is_dir()
     }
 
+    fn is_file(&self, path: &Path) -> bool {
+        path.is_file()
+    }
+
     fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
         let target = resolve_symlink(path)?;
         let dir = target.parent().unwrap_or(Path::new("/"));

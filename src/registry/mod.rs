@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-pub use paths::{PathError, Scope, expand};
+pub use paths::{PathError, Scope, expand, resolve};
 pub use spec::*;
 
 #[derive(Debug, Clone, Deserialize)]

@@ -45,6 +45,26 @@ pub struct PathError {
     pub reason: String,
 }
 
+/// Expand a template into the file to use: of alternatives written
+/// `a | b`, the first that exists, else the last (opencode reads
+/// `opencode.jsonc` when there is one, `opencode.json` otherwise).
+pub fn resolve(
+    template: &str,
+    env: &Env,
+    scope: Scope,
+    exists: &dyn Fn(&std::path::Path) -> bool,
+) -> Result<PathBuf, PathError> {
+    let alternatives: Vec<PathBuf> = template
+        .split(" | ")
+        .map(|t| expand(t.trim(), env, scope))
+        .collect::<Result<_, _>>()?;
+    let last = alternatives.len() - 1;
+    Ok(alternatives
+        .iter()
+        .position(|p| exists(p))
+        .map_or_else(|| alternatives[last].clone(), |i| alternatives[i].clone()))
+}
+
 /// Expand `~`, `${VAR}` and `${VAR:-default}` into an absolute path under
 /// the home (user scope) or the project root (project scope).
 pub fn expand(template: &str, env: &Env, scope: Scope) -> Result<PathBuf, PathError> {
@@ -120,6 +140,16 @@ mod tests {
         assert!(expand("${NOPE}/x", &env, Scope::User).is_err());
         assert!(expand("/etc/passwd", &env, Scope::User).is_err());
         assert!(expand("~/../x", &env, Scope::User).is_err());
+    }
+
+    #[test]
+    fn the_first_existing_alternative_wins() {
+        let env = Env::for_home("/h");
+        let t = "~/o/opencode.jsonc | ~/o/opencode.json";
+        let none = resolve(t, &env, Scope::User, &|_| false).unwrap();
+        assert_eq!(none, PathBuf::from("/h/o/opencode.json"));
+        let jsonc = resolve(t, &env, Scope::User, &|p| p.ends_with("opencode.jsonc")).unwrap();
+        assert_eq!(jsonc, PathBuf::from("/h/o/opencode.jsonc"));
     }
 
     #[test]
