@@ -136,3 +136,16 @@ fn hook_stub_is_silent() {
     ]);
     assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
 }
+
+#[test]
+fn completions_and_man_page() {
+    let env = TestEnv::new();
+    for shell in ["bash", "zsh", "fish"] {
+        let r = env.run(&["completions", shell]);
+        assert_eq!(r.code, 0);
+        assert!(r.stdout.contains("destroy") && r.stdout.contains("--detailed-exitcode"), "{shell}");
+    }
+    let r = env.run(&["man"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.starts_with(".ie") && r.stdout.contains(".TH coffer 1"), "{}", r.stdout);
+}
