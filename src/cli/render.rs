@@ -28,15 +28,21 @@ pub(super) fn print_json(document: &crate::engine::PlanDocument) {
 
 /// The whole plan, with ANSI styles (stripped by the caller's stream).
 pub fn plan_text(plan: &Plan, mode: Mode) -> String {
+    let mut drift = String::new();
+    for d in &plan.drift {
+        drift.push_str(&format!(
+            "{NOTE}Note:{NOTE:#} {d} changed outside coffer since coffer last wrote it; coffer's own entries are checked as usual.\n"
+        ));
+    }
     if !plan.has_changes() {
         let what = if mode == Mode::Destroy {
             "Nothing to destroy"
         } else {
             "Your agents match the desired state"
         };
-        return format!("{BOLD}No changes.{BOLD:#} {what}.\n");
+        return format!("{drift}{BOLD}No changes.{BOLD:#} {what}.\n");
     }
-    let mut s = String::new();
+    let mut s = drift;
     for f in &plan.files {
         file_diff(&mut s, f);
         s.push('\n');

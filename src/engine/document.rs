@@ -26,6 +26,9 @@ pub struct PlanDocument {
     pub desired: DesiredRef,
     pub summary: Summary,
     pub files: Vec<FileDocument>,
+    /// Files changed outside coffer since it last wrote them.
+    #[serde(default)]
+    pub drift: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -64,6 +67,7 @@ impl PlanDocument {
             },
             summary: plan.summary(),
             files: plan.files.iter().map(file_document).collect(),
+            drift: plan.drift.clone(),
         }
     }
 }
@@ -191,6 +195,7 @@ impl SavedPlan {
             ledger: self.ledger,
             ledger_changed: self.ledger_changed,
             ledger_before: self.ledger_before,
+            drift: self.document.drift,
         }
     }
 }

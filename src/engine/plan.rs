@@ -91,6 +91,10 @@ pub struct Plan {
     pub ledger_changed: bool,
     /// Fingerprint of the ledger the plan was computed from.
     pub ledger_before: String,
+    /// Files changed outside coffer since it last wrote them (as users
+    /// read the paths). Information, not a pending change: what coffer
+    /// owns may still be intact.
+    pub drift: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -141,10 +145,16 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
 
     let mut after_records = records.clone();
     let mut files = Vec::new();
+    let mut drift = Vec::new();
     for (path, target) in &targets {
         let display = env.display(path);
         let before = fs.read(path)?;
         let record = records.get(path);
+        if let (Some(r), Some(b)) = (record, &before)
+            && r.sha256 != state::sha256(b)
+        {
+            drift.push(display.clone());
+        }
         let resources: Vec<&Resource> = target.resources.iter().collect();
         let outcome = reconcile::reconcile(&Input {
             display: &display,
@@ -220,6 +230,7 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
         ledger: after_ledger,
         ledger_changed,
         ledger_before,
+        drift,
     })
 }
 

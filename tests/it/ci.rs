@@ -234,3 +234,38 @@ fn a_held_lock_makes_apply_wait_then_fail_clearly() {
     );
     assert!(!env.exists(".cursor"));
 }
+
+#[test]
+fn cosmetic_drift_is_reported_but_is_not_a_change() {
+    let env = TestEnv::new();
+    env.desired(THREE_AGENTS);
+    env.apply();
+    // An agent reformats its file: same content, other layout.
+    let text = String::from_utf8(env.read(".cursor/hooks.json").unwrap()).unwrap();
+    env.put(
+        ".cursor/hooks.json",
+        text.replace("\n", "\n  ").replace("  }", "}"),
+    );
+    let r = env.run(&["plan", "--detailed-exitcode"]);
+    assert_eq!(r.code, 0, "{}", r.snapshot());
+    insta::assert_snapshot!(r.snapshot());
+    let json = env.run(&["plan", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["drift"][0], "~/.cursor/hooks.json");
+}
+
+#[test]
+fn drift_that_touches_coffers_entry_is_a_change() {
+    let env = TestEnv::new();
+    env.desired(THREE_AGENTS);
+    env.apply();
+    let text = String::from_utf8(env.read(".cursor/hooks.json").unwrap()).unwrap();
+    env.put(
+        ".cursor/hooks.json",
+        text.replace("--event stop", "--event stopp"),
+    );
+    let r = env.run(&["plan", "--detailed-exitcode"]);
+    assert_eq!(r.code, 2, "{}", r.snapshot());
+    assert!(r.stdout.contains("1 to change"), "{}", r.stdout);
+    assert!(r.stdout.contains("changed outside coffer"), "{}", r.stdout);
+}

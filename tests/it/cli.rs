@@ -143,9 +143,16 @@ fn completions_and_man_page() {
     for shell in ["bash", "zsh", "fish"] {
         let r = env.run(&["completions", shell]);
         assert_eq!(r.code, 0);
-        assert!(r.stdout.contains("destroy") && r.stdout.contains("detailed-exitcode"), "{shell}");
+        assert!(
+            r.stdout.contains("destroy") && r.stdout.contains("detailed-exitcode"),
+            "{shell}"
+        );
     }
     let r = env.run(&["man"]);
     assert_eq!(r.code, 0);
-    assert!(r.stdout.starts_with(".ie") && r.stdout.contains(".TH coffer 1"), "{}", r.stdout);
+    assert!(
+        r.stdout.starts_with(".ie") && r.stdout.contains(".TH coffer 1"),
+        "{}",
+        r.stdout
+    );
 }
