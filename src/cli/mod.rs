@@ -12,6 +12,7 @@ pub use args::*;
 
 use crate::engine::Mode;
 
+pub use render::plan_text;
 pub use report::print_error;
 
 /// How a command ended, as the exit status says it.

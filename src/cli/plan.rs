@@ -15,18 +15,22 @@ pub(super) fn run(args: &PlanArgs) -> Result<Outcome, CliError> {
         Mode::Apply
     };
     let plan = engine::plan(&file, mode, &env, &RealFs)?;
-    let document = PlanDocument::new(
-        &plan,
-        &env.scope_key(),
-        &args.desired.file.display().to_string(),
-        &file.text,
-    );
+    // The document hashes every new file again (`after_sha256`): build it
+    // only when it is printed or saved, not for the text a person reads.
+    let document = || {
+        PlanDocument::new(
+            &plan,
+            &env.scope_key(),
+            &args.desired.file.display().to_string(),
+            &file.text,
+        )
+    };
     match args.output.format {
         OutputFormat::Text => render::print_plan(&plan, mode),
-        OutputFormat::Json => render::print_json(&document),
+        OutputFormat::Json => render::print_json(&document()),
     }
     if let Some(out) = &args.out {
-        save(out, &SavedPlan::new(&plan, document))?;
+        save(out, &SavedPlan::new(&plan, document()))?;
         if args.output.format == OutputFormat::Text {
             println!(
                 "\nSaved the plan to {}; apply it with `coffer apply {}`.",

@@ -150,8 +150,15 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
         let display = env.display(path);
         let before = fs.read(path)?;
         let record = records.get(path);
-        if let (Some(r), Some(b)) = (record, &before)
-            && r.sha256 != state::sha256(b)
+        // Hashing 10 MB takes milliseconds: once per file, when needed.
+        let before_sha256 = std::cell::OnceCell::new();
+        let before_hash = || {
+            before_sha256
+                .get_or_init(|| before.as_deref().map(state::sha256))
+                .clone()
+        };
+        if let (Some(r), Some(_)) = (record, &before)
+            && Some(&r.sha256) != before_hash().as_ref()
         {
             drift.push(display.clone());
         }
@@ -187,7 +194,7 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
         }
         let mut plan = FilePlan {
             path: path.clone(),
-            before_sha256: before.as_deref().map(state::sha256),
+            before_sha256: before_hash(),
             diff: super::diff::unified(
                 &display,
                 before.as_deref(),

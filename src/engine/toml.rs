@@ -47,7 +47,7 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
 
     let body = holder.doc.into_string();
     let deleted = record.created_file && body.trim().is_empty();
-    let after = (!deleted).then(|| Text { bom, body }.encode());
+    let after = (!deleted).then(|| Text { bom, body }.into_bytes());
     let record = after.as_ref().and_then(|bytes| {
         record.sha256 = sha256(bytes);
         (!input.resources.is_empty() || record.holds_provenance()).then_some(record)

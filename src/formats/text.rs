@@ -41,6 +41,15 @@ impl Text {
         })
     }
 
+    /// The file's bytes, reusing the body's buffer: on a 10 MB file a copy
+    /// is 10 MB more at the peak.
+    pub fn into_bytes(self) -> Vec<u8> {
+        if !self.bom {
+            return self.body.into_bytes();
+        }
+        self.encode()
+    }
+
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.body.len() + 3);
         if self.bom {

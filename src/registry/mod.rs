@@ -41,14 +41,21 @@ pub struct AgentDescriptor {
 }
 
 static BUILTIN: OnceLock<Registry> = OnceLock::new();
+static BUILTIN_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/agents.json"));
 
 impl Registry {
-    /// The agents compiled into coffer.
+    /// The agents compiled into coffer: `agents.yaml`, converted to JSON
+    /// by build.rs because serde_json reads it many times faster than a
+    /// YAML parser, and every plan starts here.
     pub fn builtin() -> &'static Registry {
-        BUILTIN.get_or_init(|| {
-            serde_saphyr::from_str(include_str!("agents.yaml"))
-                .expect("the built-in registry is valid (checked by tests)")
-        })
+        BUILTIN.get_or_init(Registry::load_builtin)
+    }
+
+    /// Read the built-in agents afresh (what [`Registry::builtin`] does
+    /// once per process; public for the benchmarks).
+    pub fn load_builtin() -> Registry {
+        serde_json::from_str(BUILTIN_JSON)
+            .expect("the built-in registry is valid (checked by tests)")
     }
 
     /// The built-in agents plus `extra` (declared in a desired file); an
@@ -102,6 +109,17 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The JSON build.rs makes says exactly what the YAML says.
+    #[test]
+    fn the_json_form_is_the_yaml_form() {
+        let yaml: Registry = serde_saphyr::from_str(include_str!("agents.yaml")).unwrap();
+        assert_eq!(
+            format!("{yaml:?}"),
+            format!("{:?}", Registry::builtin()),
+            "build.rs lost or changed something converting agents.yaml"
+        );
     }
 
     #[test]

@@ -30,12 +30,12 @@ pub(super) fn find_owned(doc: &JsonDoc, claims: &[&Claim]) -> Result<Vec<Found>,
             continue;
         };
         for item in &events.items {
-            if doc.text.as_bytes()[item.value.start] != b'[' {
+            if doc.text().as_bytes()[item.value.start] != b'[' {
                 continue;
             }
             let mut array = parent.clone();
             array.push(item.key.clone().unwrap_or_default());
-            let entries = doc.scanner().container(item.value.start)?;
+            let entries = doc.container_at(item.value.start)?;
             for (index, el) in entries.items.iter().enumerate() {
                 let text = doc.slice(el.value.clone());
                 if !may_own_text(text, program)
@@ -75,7 +75,7 @@ pub(super) fn foreign_entries(doc: &JsonDoc, claims: &[&Claim]) -> Result<Vec<St
         for item in &events.items {
             let value = doc.slice(item.value.clone());
             let entries = if value.starts_with('[') {
-                doc.scanner().container(item.value.start)?.items
+                doc.container_at(item.value.start)?.items
             } else {
                 Vec::new()
             };

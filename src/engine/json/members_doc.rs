@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::open::{edit_error, parse_value};
+use super::open::{doc_text_for_errors, edit_error, parse_value};
 use crate::engine::members::{MemberDoc, Placed};
 use crate::error::Error;
 use crate::formats::json::edit::{EditError, JsonDoc};
@@ -11,12 +11,14 @@ use crate::formats::json::edit::{EditError, JsonDoc};
 pub(super) struct JsonMembers<'a> {
     pub doc: &'a mut JsonDoc,
     pub display: &'a str,
-    pub original: &'a str,
+    /// The file as read, decoded again only to report an error (a copy of
+    /// a large file for every plan otherwise).
+    pub before: Option<&'a [u8]>,
 }
 
 impl JsonMembers<'_> {
     fn err(&self, e: EditError) -> Error {
-        edit_error(self.display, self.original, e)
+        edit_error(self.display, &doc_text_for_errors(self.before), e)
     }
 }
 

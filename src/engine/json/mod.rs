@@ -88,12 +88,11 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
             r.fragment.label(),
         ));
     }
-    let original = doc_text_for_errors(input.before);
     let placed = {
         let mut holder = members_doc::JsonMembers {
             doc: &mut doc,
             display: input.display,
-            original: &original,
+            before: input.before,
         };
         super::members::reconcile(&mut holder, input, &mut record, &mut changes)?
     };
@@ -110,12 +109,13 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
     prune(&mut doc, &mut record, input.resources, input.claims).map_err(err)?;
 
     let deleted = record.created_file && is_empty_document(&doc).map_err(err)?;
+    // The document's text becomes the new bytes: no copy of a large file.
     let after = (!deleted).then(|| {
         Text {
             bom,
-            body: doc.text.clone(),
+            body: doc.into_text(),
         }
-        .encode()
+        .into_bytes()
     });
     let record = match &after {
         None => None,

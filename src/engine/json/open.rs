@@ -25,9 +25,13 @@ pub(super) fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(bool, Js
     }
     let kind = if jsonc { "JSONC" } else { "JSON" };
     validate(&text.body, jsonc).map_err(|e| opening::syntax(display, &text.body, kind, e))?;
-    let doc =
-        JsonDoc::new(text.body.clone(), jsonc).map_err(|e| edit_error(display, &text.body, e))?;
-    Ok((text.bom, doc))
+    // The decoded text becomes the document: no second copy of the file.
+    let bom = text.bom;
+    let body = text.body;
+    match JsonDoc::new(body, jsonc) {
+        Ok(doc) => Ok((bom, doc)),
+        Err(e) => Err(edit_error(display, &doc_text_for_errors(Some(bytes)), e)),
+    }
 }
 
 pub(super) fn doc_text_for_errors(before: Option<&[u8]>) -> String {

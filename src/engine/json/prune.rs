@@ -58,7 +58,7 @@ pub(super) fn prune(
         };
         let value = doc.slice(item.value.clone());
         if value.starts_with(['{', '['])
-            && doc.scanner().container(item.value.start)?.items.is_empty()
+            && doc.container_at(item.value.start)?.items.is_empty()
             && !has_comment(value)
         {
             doc.remove_item(parent, true, index)?;
@@ -73,8 +73,15 @@ pub(super) fn prune(
     // A key the agent needs (Cursor's `version`) leaves with coffer's
     // entries, so that a file coffer only visited comes back exactly; but
     // it stays when a hook was added since, whose author may rely on it.
-    let foreign_now = foreign_entries(doc, claims)?;
     let keys = std::mem::take(&mut record.created_root_keys);
+    // Fingerprinting the foreign entries parses and hashes every one of
+    // them (a third of a plan on a 10 MB settings file): only when a
+    // created key is there to decide about.
+    let foreign_now = if keys.is_empty() {
+        Vec::new()
+    } else {
+        foreign_entries(doc, claims)?
+    };
     for created in keys {
         let Some((index, _)) = doc.root()?.member(&created.key) else {
             continue;
@@ -112,7 +119,7 @@ fn has_comment(value: &str) -> bool {
 pub(super) fn is_empty_document(doc: &JsonDoc) -> Result<bool, EditError> {
     let root = doc.root()?;
     Ok(root.items.is_empty()
-        && doc.text[..root.open].trim().is_empty()
-        && doc.text[root.open + 1..root.close].trim().is_empty()
-        && doc.text[root.close + 1..].trim().is_empty())
+        && doc.text()[..root.open].trim().is_empty()
+        && doc.text()[root.open + 1..root.close].trim().is_empty()
+        && doc.text()[root.close + 1..].trim().is_empty())
 }

@@ -8,6 +8,8 @@
 //! empty container it expands (`{ }` becomes multi-line); the caller records
 //! that text (see [`Inserted::expanded`]) and gives it back on removal.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ops::Range;
 
 use serde_json::Value;
@@ -53,11 +55,18 @@ pub struct Expanded {
 /// A validated document being edited.
 #[derive(Debug, Clone)]
 pub struct JsonDoc {
-    pub text: String,
+    /// Changed only through [`JsonDoc::text_mut`], which forgets `listed`.
+    text: String,
     pub jsonc: bool,
     style: Style,
     /// The whole document sits on one line: new text stays on one line too.
     one_line: bool,
+    /// Containers listed since the last edit, by the offset of their
+    /// opening bracket. Finding `hooks.SessionStart` lists the root and
+    /// `hooks`, which on a 10 MB settings file means skipping over nearly
+    /// all of it; a reconcile asks for the same containers several times
+    /// between two edits, and this keeps that to one pass.
+    listed: RefCell<HashMap<usize, Container>>,
 }
 
 impl JsonDoc {
@@ -69,6 +78,7 @@ impl JsonDoc {
             jsonc,
             style: Style::default(),
             one_line: false,
+            listed: RefCell::default(),
         };
         let root = doc.root()?;
         doc.one_line = !doc.text[root.open..root.close].contains('\n');
@@ -78,6 +88,32 @@ impl JsonDoc {
 
     pub fn scanner(&self) -> Scanner<'_> {
         Scanner::new(&self.text, self.jsonc)
+    }
+
+    /// The document's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    pub fn into_text(self) -> String {
+        self.text
+    }
+
+    /// The text, for an edit: every container listed so far is forgotten.
+    fn text_mut(&mut self) -> &mut String {
+        self.listed.get_mut().clear();
+        &mut self.text
+    }
+
+    /// The container whose opening bracket is at `open` (listed once per
+    /// version of the text).
+    pub fn container_at(&self, open: usize) -> Result<Container, Unexpected> {
+        if let Some(c) = self.listed.borrow().get(&open) {
+            return Ok(c.clone());
+        }
+        let c = self.scanner().container(open)?;
+        self.listed.borrow_mut().insert(open, c.clone());
+        Ok(c)
     }
 
     pub fn root(&self) -> Result<Container, EditError> {
@@ -90,7 +126,7 @@ impl JsonDoc {
                 offset: open,
             });
         }
-        Ok(s.container(open)?)
+        Ok(self.container_at(open)?)
     }
 
     /// The container at `path`, if every key on the way exists. A value on
@@ -119,7 +155,7 @@ impl JsonDoc {
                     offset: item.value.start,
                 });
             }
-            c = self.scanner().container(item.value.start)?;
+            c = self.container_at(item.value.start)?;
         }
         Ok(Some(c))
     }
@@ -220,11 +256,11 @@ impl JsonDoc {
             if trailing {
                 new.push(',');
                 let at = self.same_line_end(last.comma.unwrap() + 1);
-                self.text.insert_str(at, &new);
+                self.text_mut().insert_str(at, &new);
             } else {
                 let at = self.same_line_end(last.value.end);
-                self.text.insert_str(at, &new);
-                self.text.insert(last.value.end, ',');
+                self.text_mut().insert_str(at, &new);
+                self.text_mut().insert(last.value.end, ',');
             }
         } else {
             let comma = container_comma(&self.text, c, &self.style);
@@ -250,7 +286,7 @@ impl JsonDoc {
         let is_root = c.open == self.scanner().root();
         if self.one_line && !is_root {
             let item = render_item(&self.style, "", false);
-            self.text.insert_str(c.open + 1, &item);
+            self.text_mut().insert_str(c.open + 1, &item);
             return None;
         }
         let base = text::line_indent(&self.text, c.open).to_owned();
@@ -262,7 +298,7 @@ impl JsonDoc {
         let eol = self.style.eol;
         if inner.trim().is_empty() {
             let new = format!("{eol}{child}{item}{eol}{base}");
-            self.text.replace_range(c.open + 1..c.close, &new);
+            self.text_mut().replace_range(c.open + 1..c.close, &new);
             Some(inner)
         } else {
             // The inside holds comments: keep them, add the item after them.
@@ -275,7 +311,8 @@ impl JsonDoc {
                 }
                 at = s.comment_end(next).unwrap_or(c.close);
             }
-            self.text.insert_str(at, &format!("{eol}{child}{item}"));
+            self.text_mut()
+                .insert_str(at, &format!("{eol}{child}{item}"));
             Some(inner)
         }
     }
@@ -307,7 +344,7 @@ impl JsonDoc {
     ) -> Result<(), EditError> {
         let c = self.container(path, want_object)?.ok_or(Unexpected(0))?;
         for r in removal_ranges(&self.text, &c, index) {
-            self.text.replace_range(r, "");
+            self.text_mut().replace_range(r, "");
         }
         Ok(())
     }
@@ -320,7 +357,7 @@ impl JsonDoc {
         inner: &str,
     ) -> Result<(), EditError> {
         let c = self.container(path, want_object)?.ok_or(Unexpected(0))?;
-        self.text.replace_range(c.open + 1..c.close, inner);
+        self.text_mut().replace_range(c.open + 1..c.close, inner);
         Ok(())
     }
 
@@ -329,7 +366,7 @@ impl JsonDoc {
         let multiline = text::starts_line(&self.text, item.start) && !self.one_line;
         let indent = text::line_indent(&self.text, item.start).to_owned();
         let new = render(value, &self.style, &indent, multiline);
-        self.text.replace_range(item.value.clone(), &new);
+        self.text_mut().replace_range(item.value.clone(), &new);
     }
 }
 

@@ -116,6 +116,7 @@ impl<'a> Scanner<'a> {
     pub fn skip_value(&self, i: usize) -> usize {
         match self.at(i) {
             b'"' => self.skip_string(i),
+            open @ (b'{' | b'[') if !self.jsonc => self.skip_brackets(i, open),
             b'{' | b'[' => {
                 let mut depth = 0usize;
                 let mut j = i;
@@ -157,6 +158,35 @@ impl<'a> Scanner<'a> {
                 j
             }
         }
+    }
+
+    /// The end of the object or array at `i` in strict JSON. Its inside is
+    /// valid, so brackets of the other kind are balanced there and only
+    /// strings and this kind need looking at: memchr3 jumps between them,
+    /// several times faster than a byte loop over indentation and
+    /// numbers (the scan is most of a plan on a 10 MB settings file).
+    fn skip_brackets(&self, i: usize, open: u8) -> usize {
+        let close = if open == b'{' { b'}' } else { b']' };
+        let mut depth = 0usize;
+        let mut j = i;
+        while let Some(n) = memchr::memchr3(b'"', open, close, &self.b[j..]) {
+            j += n;
+            match self.b[j] {
+                b'"' => {
+                    j = self.skip_string(j);
+                    continue;
+                }
+                c if c == open => depth += 1,
+                _ => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return j + 1;
+                    }
+                }
+            }
+            j += 1;
+        }
+        self.b.len()
     }
 
     /// The first value of the document.
