@@ -69,6 +69,20 @@ fn dispatch(command: Command) -> Result<Outcome, CliError> {
     }
 }
 
+/// The file system commands work on: the real one, or, for crash-safety
+/// tests, one that kills the process after `COFFER_TEST_CRASH_AFTER`
+/// changes.
+fn filesystem() -> Box<dyn crate::fsys::Fs> {
+    use crate::fsys::{RealFs, fault::CrashAfter};
+    match std::env::var("COFFER_TEST_CRASH_AFTER")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        Some(n) => Box::new(CrashAfter::new(RealFs, n)),
+        None => Box::new(RealFs),
+    }
+}
+
 /// Read the environment and the desired file; a project-scope file makes
 /// its folder the project root.
 fn load(args: &DesiredArg) -> Result<(crate::env::Env, crate::desired::DesiredFile), CliError> {

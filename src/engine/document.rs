@@ -191,6 +191,7 @@ impl SavedPlan {
             .collect();
         Plan {
             mode,
+            scope: self.document.scope.clone(),
             files,
             ledger: self.ledger,
             ledger_changed: self.ledger_changed,

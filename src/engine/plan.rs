@@ -84,6 +84,8 @@ impl FilePlan {
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub mode: Mode,
+    /// The ledger partition this plan reconciles.
+    pub scope: String,
     /// Files whose bytes change, in path order.
     pub files: Vec<FilePlan>,
     /// The ledger as it will be after the apply.
@@ -226,6 +228,7 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
     let ledger_changed = after_ledger != ledger;
     Ok(Plan {
         mode,
+        scope: env.scope_key(),
         files,
         ledger: after_ledger,
         ledger_changed,

@@ -4,6 +4,7 @@
 //! the code that applies, and the engine can be exercised on an in-memory
 //! file system by property tests that run thousands of cases.
 
+pub mod fault;
 mod lock;
 mod mem;
 mod real;

@@ -5,6 +5,7 @@ mod common;
 
 mod ci;
 mod cli;
+mod crash;
 mod errors;
 mod facets;
 mod inverse;
