@@ -27,6 +27,7 @@ pub fn apply(plan: &Plan, env: &Env, fs: &dyn Fs) -> Result<(), Error> {
             });
         }
         current.push(bytes);
+        fs.check_writable(&f.path)?;
     }
     // The intent first: a run killed from here on leaves a ledger that the
     // next run can settle against the files.

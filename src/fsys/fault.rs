@@ -55,4 +55,7 @@ impl<F: Fs> Fs for CrashAfter<F> {
         self.tick();
         self.inner.remove_empty_dir(path)
     }
+    fn check_writable(&self, path: &Path) -> io::Result<()> {
+        self.inner.check_writable(path)
+    }
 }
