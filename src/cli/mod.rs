@@ -62,6 +62,7 @@ fn dispatch(command: Command) -> Result<Outcome, CliError> {
             Mode::Destroy,
         ),
         Command::Schema => Ok(generate::schema()),
+        Command::Import(args) => generate::import(&args),
         Command::Agents(args) => Ok(generate::agents(&args)),
         Command::Completions { shell } => Ok(generate::completions(shell)),
         Command::Man => generate::man(),
