@@ -157,7 +157,7 @@ fn server_spec(server: &Value, unref: &dyn Fn(&str) -> String) -> Option<Value> 
             if let Some(args) = server.get("args").and_then(Value::as_array) {
                 let args: Vec<String> = args
                     .iter()
-                    .filter_map(|a| a.as_str().map(|a| unref(a)))
+                    .filter_map(|a| a.as_str().map(unref))
                     .collect();
                 out.insert("args".into(), json!(args));
             }
@@ -165,7 +165,7 @@ fn server_spec(server: &Value, unref: &dyn Fn(&str) -> String) -> Option<Value> 
         Some(Value::Array(argv)) => {
             let argv: Vec<String> = argv
                 .iter()
-                .filter_map(|a| a.as_str().map(|a| unref(a)))
+                .filter_map(|a| a.as_str().map(unref))
                 .collect();
             let (command, args) = argv.split_first()?;
             out.insert("command".into(), json!(command));
