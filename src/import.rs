@@ -155,18 +155,12 @@ fn server_spec(server: &Value, unref: &dyn Fn(&str) -> String) -> Option<Value> 
         Some(Value::String(c)) => {
             out.insert("command".into(), json!(unref(c)));
             if let Some(args) = server.get("args").and_then(Value::as_array) {
-                let args: Vec<String> = args
-                    .iter()
-                    .filter_map(|a| a.as_str().map(unref))
-                    .collect();
+                let args: Vec<String> = args.iter().filter_map(|a| a.as_str().map(unref)).collect();
                 out.insert("args".into(), json!(args));
             }
         }
         Some(Value::Array(argv)) => {
-            let argv: Vec<String> = argv
-                .iter()
-                .filter_map(|a| a.as_str().map(unref))
-                .collect();
+            let argv: Vec<String> = argv.iter().filter_map(|a| a.as_str().map(unref)).collect();
             let (command, args) = argv.split_first()?;
             out.insert("command".into(), json!(command));
             out.insert("args".into(), json!(args));

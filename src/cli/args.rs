@@ -29,8 +29,12 @@ pub enum Command {
     Apply(ApplyArgs),
     /// Remove everything coffer manages for the agents named in the desired file.
     Destroy(DestroyArgs),
-    /// Print the JSON Schema of the desired-state format.
-    Schema,
+    /// Print the JSON Schema of the desired-state format (or of the plan).
+    Schema {
+        /// The schema of `plan --format json` instead.
+        #[arg(long)]
+        plan: bool,
+    },
     /// Write a desired file from what is installed now (MCP servers are
     /// adopted, coffer's own hooks and plugins become the context facet).
     Import(ImportArgs),

@@ -48,8 +48,12 @@ pub(super) fn import(args: &super::args::ImportArgs) -> Result<Outcome, CliError
     }
 }
 
-pub(super) fn schema() -> Outcome {
-    emit(crate::desired::schema().as_bytes())
+pub(super) fn schema(plan: bool) -> Outcome {
+    if plan {
+        emit(crate::engine::plan_schema().as_bytes())
+    } else {
+        emit(crate::desired::schema().as_bytes())
+    }
 }
 
 pub(super) fn completions(shell: clap_complete::Shell) -> Outcome {

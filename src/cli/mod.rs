@@ -61,7 +61,7 @@ fn dispatch(command: Command) -> Result<Outcome, CliError> {
             args.output.format,
             Mode::Destroy,
         ),
-        Command::Schema => Ok(generate::schema()),
+        Command::Schema { plan } => Ok(generate::schema(plan)),
         Command::Import(args) => generate::import(&args),
         Command::Agents(args) => Ok(generate::agents(&args)),
         Command::Completions { shell } => Ok(generate::completions(shell)),

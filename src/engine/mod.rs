@@ -16,6 +16,6 @@ mod toml;
 mod whole;
 
 pub use apply::apply;
-pub use document::{FORMAT_VERSION, PlanDocument, SavedPlan, SavedPlanError};
+pub use document::{FORMAT_VERSION, PlanDocument, SavedPlan, SavedPlanError, plan_schema};
 pub use plan::{Action, Change, ChangeOp, FilePlan, Mode, Plan, Summary, plan};
 pub use reconcile::Retain;
