@@ -11,6 +11,7 @@ mod facets;
 mod inverse;
 mod properties;
 mod schema;
+mod scope;
 mod toml_format;
 
 /// Every file in tests/it/ must be a module above, or its tests never run.
