@@ -143,6 +143,7 @@ impl FileRecord {
 pub struct OwnedMember {
     pub parent: Vec<String>,
     pub name: String,
+    pub facet: crate::resource::Facet,
     /// The agents that want it.
     pub origins: Vec<String>,
     /// The value it had before coffer adopted it, put back on removal.
