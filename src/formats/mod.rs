@@ -2,4 +2,6 @@
 //! change, behind the shared text layer.
 
 pub mod json;
+pub mod markdown;
+pub mod rule_file;
 pub mod text;

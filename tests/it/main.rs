@@ -6,6 +6,7 @@ mod common;
 mod cli;
 mod errors;
 mod inverse;
+mod markdown_format;
 mod properties;
 mod schema;
 
