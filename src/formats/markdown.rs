@@ -18,6 +18,7 @@
 //!
 //! The text arrives without its byte-order mark (see [`super::text`]).
 
+mod fence;
 mod scan;
 
 use std::ops::Range;
@@ -82,6 +83,11 @@ pub enum Problem {
     Nested { outer: String, inner: String },
     #[error("`<!-- coffer:end {found} -->` closes block `{open}`; the names must match")]
     Mismatched { open: String, found: String },
+    #[error(
+        "this coffer marker is inside the code fence opened at line {fence_line}, which is never \
+         closed; close the fence so that coffer can tell its block from text"
+    )]
+    InOpenFence { fence_line: usize },
     #[error("block `{0}` appears a second time")]
     Duplicate(String),
     #[error(
@@ -108,9 +114,10 @@ pub fn find_blocks(text: &str) -> Result<Vec<Block>, MarkdownError> {
         line: text::line_col(text, offset).0,
         problem,
     };
+    let scan = scan::scan(text);
     let mut blocks: Vec<Block> = Vec::new();
     let mut open: Option<(&str, scan::Line)> = None;
-    for m in scan::scan(text).markers {
+    for m in scan.markers {
         let at = m.line.start;
         let (kind, name) = m.parsed.ok_or_else(|| fail(at, Problem::Malformed))?;
         match (kind, open.take()) {
@@ -133,6 +140,10 @@ pub fn find_blocks(text: &str) -> Result<Vec<Block>, MarkdownError> {
                 return Err(fail(at, Problem::Mismatched { open, found }));
             }
         }
+    }
+    if let Some((marker, fence)) = scan.swallowed {
+        let fence_line = text::line_col(text, fence).0;
+        return Err(fail(marker.start, Problem::InOpenFence { fence_line }));
     }
     match open {
         Some((name, begin)) => Err(fail(begin.start, Problem::Unclosed(name.into()))),

@@ -139,6 +139,8 @@ enum Seg {
     Text(Vec<String>),
     Blank(Vec<&'static str>),
     Fence(Fence),
+    /// A fence in a list item, which ends with the item; maybe unclosed.
+    ListFence(Vec<String>, bool),
 }
 
 #[derive(Debug, Clone)]
@@ -182,6 +184,8 @@ fn blank_run() -> impl Strategy<Value = Seg> {
         .prop_map(Seg::Blank)
 }
 
+/// A top-level fence and its lines. coffer's markers go only in one that
+/// is closed: in one left open they are an error, tested on its own.
 fn fence(closed: bool) -> impl Strategy<Value = Seg> {
     let ch = prop::sample::select(vec!['`', '~']);
     (
@@ -198,15 +202,24 @@ fn fence(closed: bool) -> impl Strategy<Value = Seg> {
                 info
             };
             let other = if ch == '`' { "~~~" } else { "```" }.to_owned();
+            let [begin, end, bad] = if closed {
+                [
+                    markdown::begin_marker("coffer-test"),
+                    end_marker("coffer-test"),
+                    "<!-- coffer:end -->".to_owned(),
+                ]
+            } else {
+                ["<!-- BEGIN:x -->", "<!-- END:x -->", "-->"].map(str::to_owned)
+            };
             let shorter = ch.to_string().repeat(len - 1);
             let not_closer = format!("{} info", ch.to_string().repeat(len));
             let inner = prop_oneof![
                 3 => text_line(),
                 1 => Just(String::new()),
                 2 => prop::sample::select(vec![
-                    markdown::begin_marker("coffer-test"),
-                    end_marker("coffer-test"),
-                    "<!-- coffer:end -->".to_owned(),
+                    begin,
+                    end,
+                    bad,
                     other,
                     shorter,
                     not_closer,
@@ -247,6 +260,8 @@ fn doc() -> impl Strategy<Value = Doc> {
         3 => prop::collection::vec(text_line(), 1..4).prop_map(Seg::Text),
         2 => blank_run(),
         2 => fence(true),
+        1 => (prop::collection::vec(text_line(), 0..3), any::<bool>())
+            .prop_map(|(body, closed)| Seg::ListFence(body, closed)),
     ];
     let eols = prop_oneof![
         Just(vec![false]),
@@ -277,7 +292,19 @@ fn render(doc: &Doc) -> String {
         match seg {
             Seg::Text(t) => lines.extend(t.iter().cloned()),
             Seg::Blank(b) => lines.extend(b.iter().map(|s| s.to_string())),
+            Seg::ListFence(body, closed) => {
+                lines.push("- item".into());
+                lines.push("  ```".into());
+                lines.extend(body.iter().map(|l| format!("  {l}")));
+                if *closed {
+                    lines.push("  ```".into());
+                }
+            }
             Seg::Fence(f) => {
+                if f.indent > 0 {
+                    // Else a list item above could hold it.
+                    lines.push("#### Example".into());
+                }
                 let run = f.ch.to_string().repeat(f.len);
                 lines.push(format!("{}{run}{}", " ".repeat(f.indent), f.info));
                 lines.extend(f.body.iter().cloned());

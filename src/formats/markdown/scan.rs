@@ -1,14 +1,13 @@
-//! The little of CommonMark that decides whether a line is one of coffer's
-//! markers: lines, fenced code blocks, and the marker syntax itself.
+//! Lines and coffer's marker syntax: which lines of a text are coffer's
+//! markers.
 //!
-//! A README that documents coffer's markers inside a code fence must not be
-//! mistaken for a block, so fences are tracked by CommonMark's rules (§4.5):
-//! an opening run of three or more backticks or tildes indented at most three
-//! spaces, closed by a run of the same character at least as long with
-//! nothing after it, or by the end of the document. Markers are only looked
-//! for at column 0, which is where coffer writes them: a line there is never
-//! inside a list item, block quote or indented code block, so top-level fences
-//! are the only containers that can hide it.
+//! A marker is a whole line at column 0, where coffer writes it. A line
+//! there is never inside a list item or block quote, so the one thing that
+//! can make it text rather than a marker is a code fence around it ([`fence`]
+//! decides): a README documenting coffer's markers in a code block has no
+//! block.
+
+use super::fence::{Blocks, Fence};
 
 /// One line of the text: `start..end` is its content without the line break
 /// (`\n` or `\r\n`), `next` is where the following line starts.
@@ -46,47 +45,6 @@ pub(super) fn is_blank(s: &str) -> bool {
     s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
 }
 
-/// An open fenced code block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Fence {
-    ch: u8,
-    len: usize,
-}
-
-impl Fence {
-    /// The fence `line` opens, if it opens one. A backtick fence's info
-    /// string may not hold a backtick (then the line is inline code).
-    fn open(line: &str) -> Option<Fence> {
-        let (ch, len, rest) = fence_run(line)?;
-        (ch == b'~' || !rest.contains('`')).then_some(Fence { ch, len })
-    }
-
-    fn closed_by(self, line: &str) -> bool {
-        matches!(fence_run(line), Some((ch, len, rest)) if ch == self.ch && len >= self.len && is_blank(rest))
-    }
-
-    /// The shortest line that closes this fence.
-    pub fn closer(self) -> String {
-        char::from(self.ch).to_string().repeat(self.len)
-    }
-}
-
-/// A fence character run: the character, its length and what follows it.
-fn fence_run(line: &str) -> Option<(u8, usize, &str)> {
-    // Only spaces count: a tab reaches column 4, which makes indented code.
-    let indent = line.bytes().take_while(|b| *b == b' ').count();
-    if indent > 3 {
-        return None;
-    }
-    let rest = &line[indent..];
-    let ch = *rest.as_bytes().first()?;
-    if ch != b'`' && ch != b'~' {
-        return None;
-    }
-    let len = rest.bytes().take_while(|b| *b == ch).count();
-    (len >= 3).then(|| (ch, len, &rest[len..]))
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
     Begin,
@@ -107,29 +65,42 @@ pub(super) struct Scan<'a> {
     /// The fence still open at the end of the text: CommonMark closes it
     /// there, so anything appended would land inside it.
     pub open_fence: Option<Fence>,
+    /// A marker-like line inside that fence, and where the fence opens:
+    /// most likely an edit left a fence open above coffer's block and
+    /// swallowed it, which coffer must not paper over with a second block.
+    pub swallowed: Option<(Line, usize)>,
 }
 
 pub(super) fn scan(text: &str) -> Scan<'_> {
     let mut markers = Vec::new();
-    let mut fence: Option<Fence> = None;
+    let mut blocks = Blocks::default();
+    let mut opened: Option<(usize, Option<Line>)> = None;
     for line in lines(text) {
         let content = &text[line.start..line.end];
-        match fence {
-            Some(f) if f.closed_by(content) => fence = None,
-            Some(_) => {}
-            None => {
-                if let Some(f) = Fence::open(content) {
-                    fence = Some(f);
-                } else if means_marker(content) {
-                    let parsed = parse_marker(content);
-                    markers.push(Marker { line, parsed });
-                }
+        if !blocks.feed(content) {
+            if means_marker(content) {
+                let parsed = parse_marker(content);
+                markers.push(Marker { line, parsed });
             }
+            opened = None;
+            continue;
+        }
+        match &mut opened {
+            None => opened = Some((line.start, None)),
+            Some((_, hidden @ None)) if means_marker(content) => *hidden = Some(line),
+            Some(_) => {}
+        }
+        if blocks.open_fence().is_none() {
+            opened = None;
         }
     }
+    let open_fence = blocks.open_fence();
     Scan {
         markers,
-        open_fence: fence,
+        open_fence,
+        swallowed: opened
+            .filter(|_| open_fence.is_some())
+            .and_then(|(fence, hidden)| Some((hidden?, fence))),
     }
 }
 
@@ -189,24 +160,24 @@ mod tests {
     }
 
     #[test]
-    fn fences_follow_commonmark() {
+    fn markers_in_code_are_text() {
         let m = "<!-- coffer:begin x -->";
-        // Closed by a run at least as long, of the same character.
-        assert!(marker_lines(&format!("````\n```\n{m}\n````\n{m}\n")).len() == 1);
-        assert!(marker_lines(&format!("~~~\n```\n{m}\n~~~\n")).is_empty());
-        // Up to three spaces of indent open and close; four is indented code.
-        assert!(marker_lines(&format!("   ```\n{m}\n  ```\n{m}\n")).len() == 1);
-        assert_eq!(marker_lines(&format!("    ```\n{m}\n")).len(), 1);
-        assert_eq!(marker_lines(&format!("\t```\n{m}\n")).len(), 1);
-        // A closing run with text after it does not close.
-        assert!(marker_lines(&format!("```\n``` x\n{m}\n")).is_empty());
-        // A backtick run with a backtick in its info string is inline code.
-        assert_eq!(marker_lines(&format!("``` a`b\n{m}\n")).len(), 1);
-        assert!(marker_lines(&format!("~~~ a`b\n{m}\n")).is_empty());
-        // Two characters are not a fence; an unclosed fence runs to the end.
-        assert_eq!(marker_lines(&format!("``\n{m}\n")).len(), 1);
+        assert_eq!(marker_lines(&format!("````\n```\n{m}\n````\n{m}\n")), [m]);
+        assert!(marker_lines(&format!("~~~\n{m}\n~~~~\n")).is_empty());
+        assert_eq!(marker_lines(&format!("- x\n  ```\n{m}\n")), [m]);
         let s = scan("text\n```rust\ncode\n");
         assert_eq!(s.open_fence.map(Fence::closer).as_deref(), Some("```"));
+        assert!(s.swallowed.is_none());
+    }
+
+    #[test]
+    fn a_marker_in_a_fence_left_open_is_reported() {
+        let text = "a\n```\nb\n<!-- coffer:begin x -->\nbody\n<!-- coffer:end x -->\n";
+        let s = scan(text);
+        assert!(s.markers.is_empty());
+        assert_eq!(s.swallowed.map(|(l, f)| (l.start, f)), Some((8, 2)));
+        let closed = format!("{text}```\n");
+        assert!(scan(&closed).swallowed.is_none());
     }
 
     #[test]

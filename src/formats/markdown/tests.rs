@@ -66,6 +66,11 @@ fn broken_markers_are_errors_at_the_offending_line() {
         problem("x\n<!-- coffer:begin -->\n"),
         (2, Problem::Malformed)
     );
+    let swallowed = format!("{pre}```\n{b}\nbody\n{e}\n");
+    assert_eq!(
+        problem(&swallowed),
+        (10, Problem::InOpenFence { fence_line: 2 })
+    );
     let msg = find_blocks(&format!("{pre}{b}\n")).unwrap_err().to_string();
     assert!(
         msg.starts_with("line 2: `<!-- coffer:begin a -->` has no"),
