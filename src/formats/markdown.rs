@@ -56,7 +56,8 @@ pub struct Placement {
 pub enum MarkdownError {
     #[error("line {line}: {problem}")]
     Markers {
-        /// Byte offset of the offending marker line.
+        /// Byte offset of the offending line in the text given (after the
+        /// byte-order mark: see [`text::Text::file_offset`]).
         offset: usize,
         line: usize,
         problem: Problem,
@@ -95,6 +96,13 @@ pub enum Problem {
          NAME made of ASCII letters, digits and `-_.:/@`"
     )]
     Malformed,
+}
+
+/// Whether `name` can name a block: ASCII letters, digits and `-_.:/@`,
+/// which need no escaping in a comment, a file name or a shell argument.
+/// The desired-state loader can check names with this before any file is read.
+pub fn is_valid_name(name: &str) -> bool {
+    scan::valid_name(name)
 }
 
 pub fn begin_marker(name: &str) -> String {
@@ -162,7 +170,7 @@ pub fn upsert(
     body: &str,
     recorded: Option<&Placement>,
 ) -> Result<(String, Placement), MarkdownError> {
-    if !scan::valid_name(name) {
+    if !is_valid_name(name) {
         return Err(MarkdownError::InvalidName(name.into()));
     }
     let blocks = find_blocks(text)?;

@@ -68,15 +68,20 @@ fn round_trip(original: &str, edit: Option<&str>) -> Result<(), TestCaseError> {
         rest
     );
 
-    // A line the user adds at the top, and text appended after the block,
-    // survive removal and a second upsert.
+    // A line the user adds at the top, words added in the middle, and text
+    // appended after the block survive removal and a second upsert.
     if let Some(line) = edit.filter(|_| !original.lines().all(blank)) {
         let eol = text::line_ending(original);
-        let edited = format!("{line}{eol}{out}");
+        let (mut edited, mut edited_original) = (out.clone(), original.to_owned());
+        if let Some(at) = middle_of_a_line(original) {
+            edited.insert_str(at, " (edited)");
+            edited_original.insert_str(at, " (edited)");
+        }
+        let edited = format!("{line}{eol}{edited}");
         let (updated, p) = upsert(&edited, NAME, "Second\nversion", Some(&placement)).unwrap();
         prop_assert_eq!(&p, &placement);
         let back = remove(&updated, NAME, Some(&p)).unwrap();
-        prop_assert_eq!(back, format!("{line}{eol}{original}"));
+        prop_assert_eq!(back, format!("{line}{eol}{edited_original}"));
 
         let appended = format!("{out}{eol}Appended by the user.{eol}");
         let back = remove(&appended, NAME, Some(&placement)).unwrap();
@@ -92,6 +97,21 @@ fn round_trip(original: &str, edit: Option<&str>) -> Result<(), TestCaseError> {
         prop_assert!(find_blocks(&back).unwrap().is_empty());
     }
     Ok(())
+}
+
+/// The end of the middle line of `t` that starts with a letter: words
+/// added there change no block structure (no fence, list item or heading).
+fn middle_of_a_line(t: &str) -> Option<usize> {
+    let mut ends = Vec::new();
+    let mut start = 0;
+    for line in t.trim_end().split_inclusive('\n') {
+        let content = line.trim_end_matches(['\n', '\r']);
+        if content.trim_start().starts_with(char::is_alphabetic) {
+            ends.push(start + content.len());
+        }
+        start += line.len();
+    }
+    ends.get(ends.len() / 2).copied()
 }
 
 #[test]

@@ -129,8 +129,6 @@ fn parse_marker(line: &str) -> Option<(Kind, &str)> {
     valid_name(name).then_some((kind, name))
 }
 
-/// Block names are kept to characters that need no escaping anywhere a
-/// name travels (an HTML comment, a file name, a shell argument).
 pub(super) fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name
