@@ -9,6 +9,7 @@ mod crash;
 mod errors;
 mod facets;
 mod inverse;
+mod markdown_format;
 mod properties;
 mod schema;
 mod scope;
