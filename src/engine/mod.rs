@@ -8,6 +8,7 @@ mod apply;
 pub mod diff;
 mod document;
 mod json;
+pub mod markdown;
 mod members;
 mod opening;
 mod plan;

@@ -7,6 +7,8 @@
 //! the file itself, the first after the front matter. This module renders
 //! the file and recognises that line; a file without it is never coffer's.
 
+use serde_json::{Map, Value};
+
 /// How the header line starts. Recognition looks only at this, so the
 /// wording after it may change without orphaning files already written.
 const MARK: &str = "<!-- coffer:managed";
@@ -15,40 +17,34 @@ const MARK: &str = "<!-- coffer:managed";
 pub const HEADER: &str =
     "<!-- coffer:managed: written by coffer from your desired state; edit that, not this file -->";
 
-/// A rule that always applies, optionally limited to some files.
+/// A rule file: its description, the front matter the agent needs, and
+/// the text.
 #[derive(Debug, Clone, Copy)]
 pub struct Rule<'a> {
     /// What the rule is for; the agent shows it and may use it to decide.
     pub description: &'a str,
-    /// File patterns (Cursor's `globs`); empty for none.
-    pub globs: &'a [String],
+    /// The keys each agent needs (`alwaysApply: true` for Cursor,
+    /// `trigger: always_on` for Windsurf, …), from the registry.
+    pub frontmatter: &'a Map<String, Value>,
     /// The rule text, plain with LF line breaks.
     pub body: &'a str,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RuleError {
-    #[error("glob `{0}` cannot go in a rule file: it is empty or holds a comma or line break")]
-    Glob(String),
-}
-
-/// The whole file for `rule`: YAML front matter (`alwaysApply` a boolean,
-/// as Cursor requires), the header line, then the body. Always LF: the file
-/// is new and coffer's, so there is no style of the user's to follow.
-pub fn render(rule: &Rule) -> Result<String, RuleError> {
+/// The whole file for `rule`: YAML front matter, the header line, then the
+/// body. Always LF: the file is new and coffer's, so there is no style of
+/// the user's to follow.
+pub fn render(rule: &Rule) -> String {
     let mut out = format!("---\ndescription: {}\n", yaml_string(rule.description));
-    if !rule.globs.is_empty() {
-        // Cursor reads `globs` as one comma-separated string, unquoted.
-        if let Some(bad) = rule
-            .globs
-            .iter()
-            .find(|g| g.trim().is_empty() || g.contains([',', '\n', '\r']))
-        {
-            return Err(RuleError::Glob(bad.clone()));
-        }
-        out.push_str(&format!("globs: {}\n", rule.globs.join(",")));
+    for (key, value) in rule.frontmatter {
+        let scalar = match value {
+            Value::String(s) => yaml_string(s),
+            // Booleans stay booleans (Cursor requires it); lists and maps
+            // in JSON's flow style are valid YAML.
+            other => other.to_string(),
+        };
+        out.push_str(&format!("{key}: {scalar}\n"));
     }
-    out.push_str("alwaysApply: true\n---\n");
+    out.push_str("---\n");
     out.push_str(HEADER);
     out.push('\n');
     let body = rule.body.replace("\r\n", "\n");
@@ -56,7 +52,7 @@ pub fn render(rule: &Rule) -> Result<String, RuleError> {
     if !body.is_empty() && !body.ends_with('\n') {
         out.push('\n');
     }
-    Ok(out)
+    out
 }
 
 /// Whether `text` is a rule file coffer wrote: its first line after any
@@ -99,8 +95,8 @@ mod tests {
     #[serde(rename_all = "camelCase", deny_unknown_fields)]
     struct Front {
         description: String,
-        globs: Option<String>,
-        always_apply: bool,
+        apply_to: Option<String>,
+        always_apply: Option<bool>,
     }
 
     fn front(file: &str) -> Front {
@@ -108,14 +104,19 @@ mod tests {
         serde_saphyr::from_str(yaml.unwrap()).unwrap()
     }
 
+    fn keys(v: serde_json::Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
     #[test]
-    fn renders_cursor_front_matter_then_the_header() {
+    fn renders_the_agents_front_matter_then_the_header() {
+        let fm = keys(serde_json::json!({"alwaysApply": true}));
         let rule = Rule {
             description: "Team conventions",
-            globs: &[],
+            frontmatter: &fm,
             body: "Use pnpm.",
         };
-        let file = render(&rule).unwrap();
+        let file = render(&rule);
         assert_eq!(
             file,
             format!(
@@ -123,12 +124,19 @@ mod tests {
             )
         );
         assert!(is_coffer_owned(&file));
-        let f = front(&file);
-        assert!(f.always_apply && f.globs.is_none());
+        assert_eq!(front(&file).always_apply, Some(true));
+        let fm = keys(serde_json::json!({"applyTo": "**"}));
+        let file = render(&Rule {
+            description: "x",
+            frontmatter: &fm,
+            body: "",
+        });
+        assert_eq!(front(&file).apply_to.as_deref(), Some("**"), "{file}");
     }
 
     #[test]
     fn descriptions_that_yaml_would_misread_are_quoted() {
+        let fm = Map::new();
         for d in [
             "yes",
             "Note: read me",
@@ -138,23 +146,13 @@ mod tests {
             "a\nb",
             "ü ok",
         ] {
-            let globs = ["src/**/*.ts".to_owned(), "*.md".to_owned()];
             let rule = Rule {
                 description: d,
-                globs: &globs,
+                frontmatter: &fm,
                 body: "",
             };
-            let f = front(&render(&rule).unwrap());
-            assert_eq!(f.description, d);
-            assert_eq!(f.globs.as_deref(), Some("src/**/*.ts,*.md"));
+            assert_eq!(front(&render(&rule)).description, d);
         }
-        let bad = ["a,b".to_owned()];
-        let rule = Rule {
-            description: "x",
-            globs: &bad,
-            body: "",
-        };
-        assert_eq!(render(&rule), Err(RuleError::Glob("a,b".into())));
     }
 
     #[test]

@@ -164,7 +164,7 @@ pub struct OwnedBlock {
     pub name: String,
     pub origins: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub placement: Option<serde_json::Value>,
+    pub placement: Option<crate::formats::markdown::Placement>,
 }
 
 /// A top-level key coffer added (Cursor's `version`), and the other tools'
