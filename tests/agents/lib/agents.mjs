@@ -31,9 +31,9 @@ export async function claudeMcpList(sb) {
 /**
  * `claude -p hi` with no account: Claude Code starts a session (firing
  * SessionStart and UserPromptSubmit hooks), builds the request it would send,
- * records it in the session transcript, then exits 1 "Not logged in".
- * Returns the transcript's lines and the text of what the model would have
- * been sent (system prompt, system reminders, user content).
+ * records it in the session transcript, fires SessionEnd and exits 1
+ * "Not logged in". Returns the transcript's lines and the text of what the
+ * model would have been sent (system prompt, system reminders, user content).
  */
 export async function claudePrompt(sb, prompt = "hi") {
   const before = new Set(claudeTranscripts(sb));
@@ -46,6 +46,27 @@ export async function claudePrompt(sb, prompt = "hi") {
     .map((l) => JSON.stringify(l))
     .join("\n");
   return { run: r, transcripts: fresh, lines, modelText };
+}
+
+/**
+ * `claude -p hi` against the loopback model (lib/mock-model.mjs): a whole
+ * turn with one Read tool call, so every hook of a turn fires. Returns what
+ * Claude Code sent the model.
+ */
+export async function claudeTurn(sb, mock, prompt = "hi") {
+  const from = mock.requests.length;
+  const r = await sb.run("claude", ["-p", prompt], { env: mock.claudeEnv });
+  if (r.status !== 0 || r.timedOut) throw new Error(`claude -p against the loopback model failed\n${show(r)}`);
+  return { run: r, sent: mock.sentSince(from), requests: mock.requests.slice(from) };
+}
+
+/** `claude doctor`: its report, with the "Invalid settings" entries it lists. */
+export async function claudeDoctor(sb) {
+  const r = await sb.run("claude", ["doctor"]);
+  if (r.timedOut) throw new Error(`claude doctor timed out\n${show(r)}`);
+  const text = stripAnsi(r.stdout + r.stderr);
+  const invalid = text.split("\n").filter((l) => /settings\.json ›/.test(l));
+  return { text, invalid, run: r };
 }
 
 function claudeTranscripts(sb) {
@@ -126,25 +147,35 @@ async function codexAppServer(sb, requests, env) {
 }
 
 /**
- * `codex exec --json hi` with no account: Codex starts a thread (SessionStart
- * hooks), takes the prompt (UserPromptSubmit hooks), then retries a model it
- * cannot reach for ever. The run is ended once Codex reports its first
- * connection error, by which point every hook before the request has run.
- * Returns the events it printed and the session rollout (what the model
- * would have been sent).
+ * `codex exec --json hi`. With `mock` (lib/mock-model.mjs) Codex runs a whole
+ * turn against the loopback model and exits: SessionStart, UserPromptSubmit,
+ * Stop and SessionEnd hooks fire. Without it Codex has no account: it starts
+ * the thread (SessionStart), takes the prompt (UserPromptSubmit), then
+ * retries a model it cannot reach for ever; the run is ended at its first
+ * connection error, by which point those hooks have run.
+ * Returns the events it printed, the session rollout, and what the model was
+ * sent (with `mock`).
  */
-export async function codexExec(sb, { bypassTrust = false, env = {} } = {}) {
+export async function codexExec(sb, { bypassTrust = false, mock, env = {} } = {}) {
   const args = ["exec", "--json", "--skip-git-repo-check"];
   if (bypassTrust) args.push("--dangerously-bypass-hook-trust");
+  if (mock) args.push(...mock.codexArgs);
   args.push("hi");
-  const pastHooks = (out) => jsonLines(out.stdout).some((e) => ["error", "turn.failed", "turn.completed"].includes(e.type));
-  const r = await sb.run("codex", args, { env, until: pastHooks });
-  if (!r.matched) throw new Error(`codex exec never reached its model request\n${show(r)}`);
+  const from = mock ? mock.requests.length : 0;
+  let r;
+  if (mock) {
+    r = await sb.run("codex", args, { env: { ...mock.codexEnv, ...env } });
+    if (r.status !== 0 || r.timedOut) throw new Error(`codex exec against the loopback model failed\n${show(r)}`);
+  } else {
+    const pastHooks = (out) => jsonLines(out.stdout).some((e) => ["error", "turn.failed", "turn.completed"].includes(e.type));
+    r = await sb.run("codex", args, { env, until: pastHooks });
+    if (!r.matched) throw new Error(`codex exec never reached its model request\n${show(r)}`);
+  }
   const events = jsonLines(r.stdout);
   const thread = events.find((e) => e.type === "thread.started")?.thread_id;
   const rollout = thread ? findFile(join(env.CODEX_HOME || sb.path(".codex"), "sessions"), (f) => f.includes(thread)) : null;
   const items = rollout ? readFileSync(rollout, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
-  return { run: r, events, rollout, items };
+  return { run: r, events, rollout, items, sent: mock ? mock.sentSince(from) : "" };
 }
 
 function jsonLines(text) {

@@ -28,6 +28,21 @@ for (const k of (process.env.COFFER_AGENTS_BY_COFFER || "").split(",").filter(Bo
 
 import { MCP_PROBE, RECORD_HOOK } from "./sandbox.mjs";
 
+/** Every event of coffer's registry, with Claude Code's and Codex's names. */
+export const EVENTS = [
+  ["session-start", "SessionStart"],
+  ["session-end", "SessionEnd"],
+  ["user-prompt-submit", "UserPromptSubmit"],
+  ["pre-tool-use", "PreToolUse"],
+  ["post-tool-use", "PostToolUse"],
+  ["stop", "Stop"],
+  ["pre-compact", "PreCompact"],
+];
+const hookEntries = (v, dialect) => {
+  v.hooks ??= {};
+  for (const [, e] of EVENTS) (v.hooks[e] ??= []).push({ hooks: [{ type: "command", command: `${RECORD_HOOK} --dialect ${dialect} --event ${e}` }] });
+};
+
 /** The MCP server every agent gets, and the instructions text. */
 export const PROBE = "coffer-probe";
 export const instructionsFor = (agent) => `coffer-probe-instructions for ${agent}: answer in haiku.`;
@@ -51,14 +66,9 @@ const jsonEdit = (before, edit) => {
 export const FACETS = [
   {
     key: "claude-code.context",
-    desired: { events: ["session-start", "user-prompt-submit", "session-end"] },
+    desired: { events: EVENTS.map(([e]) => e) },
     file: ".claude/settings.json",
-    place: (t) =>
-      jsonEdit(t, (v) => {
-        v.hooks ??= {};
-        for (const e of ["SessionStart", "UserPromptSubmit", "SessionEnd"])
-          (v.hooks[e] ??= []).push({ hooks: [{ type: "command", command: `${RECORD_HOOK} --dialect claude --event ${e}` }] });
-      }),
+    place: (t) => jsonEdit(t, (v) => hookEntries(v, "claude")),
   },
   {
     key: "claude-code.mcp",
@@ -74,14 +84,9 @@ export const FACETS = [
   },
   {
     key: "codex.context",
-    desired: { events: ["session-start", "user-prompt-submit"] },
+    desired: { events: EVENTS.map(([e]) => e) },
     file: ".codex/hooks.json",
-    place: (t) =>
-      jsonEdit(t, (v) => {
-        v.hooks ??= {};
-        for (const e of ["SessionStart", "UserPromptSubmit"])
-          (v.hooks[e] ??= []).push({ hooks: [{ type: "command", command: `${RECORD_HOOK} --dialect codex --event ${e}` }] });
-      }),
+    place: (t) => jsonEdit(t, (v) => hookEntries(v, "codex")),
   },
   {
     key: "codex.mcp",
