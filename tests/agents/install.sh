@@ -67,7 +67,7 @@ fi
 
 [ "${COFFER_AGENTS_OFFLINE:-}" = 1 ] && die "the pinned agents are not in $cache and COFFER_AGENTS_OFFLINE=1"
 
-log "installing the pinned agents into $cache (about 1.3 GiB; once per pin change)"
+log "installing the pinned agents into $cache (about 1.5 GiB; once per pin change)"
 start=$(date +%s)
 rm -f "$stamp"
 rm -rf "$cache/node_modules" "$cache/verify-home"
@@ -78,8 +78,9 @@ cp "$here/package.json" "$here/package-lock.json" "$cache/"
 # `npm ci` then refuses as out of sync; `npm install` skips them as the
 # optional packages they are.) The registry is the only host contacted; a
 # stalled download fails the install rather than hanging CI.
+# (npm's own report goes to stderr: stdout carries only the folder.)
 (cd "$cache" && timeout 900 npm install --ignore-scripts --no-save --no-audit --no-fund \
-  --loglevel=error --fetch-timeout=120000 --fetch-retries=3) \
+  --loglevel=error --fetch-timeout=120000 --fetch-retries=3 >&2) \
   || die "npm install failed (see the npm output above)"
 
 # The two install scripts the agents need (see the header).

@@ -17,7 +17,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 
 start=$(date +%s)
-cache=$(bash "$here/install.sh")
+cache=$(bash "$here/install.sh" | tail -n 1)
+[ -d "$cache/node_modules/.bin" ] || { echo "agents: error: the install left no agents in '$cache'" >&2; exit 1; }
 export COFFER_AGENTS_BIN="$cache/node_modules/.bin"
 
 if [ -z "${COFFER_BIN:-}" ]; then
