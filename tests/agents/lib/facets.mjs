@@ -11,15 +11,15 @@
 export const BY_COFFER = {
   "claude-code.context": true,
   "claude-code.mcp": true,
-  "claude-code.instructions": false, // TODO(instructions facet): `coffer plan` says "No changes" for it today
+  "claude-code.instructions": true,
   "codex.context": true,
-  "codex.mcp": false, // TODO(TOML editor): coffer says "cannot edit Toml files yet"
-  "codex.instructions": false, // TODO(instructions facet)
-  "gemini-cli.context": false, // TODO(registry entry for Gemini CLI; its id is a guess)
-  "gemini-cli.mcp": false, // TODO(registry entry for Gemini CLI)
-  "gemini-cli.instructions": false, // TODO(registry entry for Gemini CLI, instructions facet)
-  "opencode.context": false, // TODO(registry entry for opencode, plugin-drop mechanism)
-  "opencode.mcp": false, // TODO(registry entry for opencode)
+  "codex.mcp": true,
+  "codex.instructions": true,
+  "gemini-cli.context": true,
+  "gemini-cli.mcp": true,
+  "gemini-cli.instructions": true,
+  "opencode.context": true,
+  "opencode.mcp": true,
 };
 for (const k of (process.env.COFFER_AGENTS_BY_COFFER || "").split(",").filter(Boolean)) {
   if (!(k in BY_COFFER)) throw new Error(`COFFER_AGENTS_BY_COFFER: unknown key ${k}`);
