@@ -5,6 +5,7 @@ mod common;
 
 mod ci;
 mod cli;
+mod corpus_facets;
 mod crash;
 mod errors;
 mod facets;
