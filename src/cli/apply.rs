@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::{ApprovalArgs, CliError, DesiredArg, Outcome, OutputFormat, render};
 use crate::engine::{self, Mode, Plan, PlanDocument, SavedPlan};
 use crate::env::Env;
-use crate::fsys::{RealFs, lock};
+use crate::fsys::lock;
 
 pub(super) fn run(
     desired: &DesiredArg,
@@ -19,7 +19,8 @@ pub(super) fn run(
 ) -> Result<Outcome, CliError> {
     let (env, file) = super::load(desired)?;
     let _lock = take_lock(&env, approval)?;
-    let plan = engine::plan(&file, mode, &env, &RealFs)?;
+    let fs = super::filesystem();
+    let plan = engine::plan(&file, mode, &env, fs.as_ref())?;
     match format {
         OutputFormat::Text => render::print_plan(&plan, mode),
         OutputFormat::Json => render::print_json(&PlanDocument::new(
@@ -31,7 +32,7 @@ pub(super) fn run(
     }
     if !plan.has_changes() {
         if plan.ledger_changed {
-            engine::apply(&plan, &env, &RealFs)?;
+            engine::apply(&plan, &env, fs.as_ref())?;
         }
         return Ok(Outcome::Done);
     }
@@ -44,7 +45,7 @@ pub(super) fn run(
             return Err(CliError::Cancelled);
         }
     }
-    finish(&plan, &env, format)
+    finish(&plan, &env, fs.as_ref(), format)
 }
 
 pub(super) fn run_saved(
@@ -61,11 +62,16 @@ pub(super) fn run_saved(
     let saved = SavedPlan::parse(&shown, &text)?;
     let _lock = take_lock(&env, approval)?;
     let plan = saved.into_plan();
-    finish(&plan, &env, format)
+    finish(&plan, &env, super::filesystem().as_ref(), format)
 }
 
-fn finish(plan: &Plan, env: &Env, format: OutputFormat) -> Result<Outcome, CliError> {
-    engine::apply(plan, env, &RealFs)?;
+fn finish(
+    plan: &Plan,
+    env: &Env,
+    fs: &dyn crate::fsys::Fs,
+    format: OutputFormat,
+) -> Result<Outcome, CliError> {
+    engine::apply(plan, env, fs)?;
     if format == OutputFormat::Text {
         let s = plan.summary();
         let verb = if plan.mode == Mode::Destroy {

@@ -29,8 +29,15 @@ pub enum Command {
     Apply(ApplyArgs),
     /// Remove everything coffer manages for the agents named in the desired file.
     Destroy(DestroyArgs),
-    /// Print the JSON Schema of the desired-state format.
-    Schema,
+    /// Print the JSON Schema of the desired-state format (or of the plan).
+    Schema {
+        /// The schema of `plan --format json` instead.
+        #[arg(long)]
+        plan: bool,
+    },
+    /// Write a desired file from what is installed now (MCP servers are
+    /// adopted, coffer's own hooks and plugins become the context facet).
+    Import(ImportArgs),
     /// Show which agents take which facets, how, and the evidence.
     Agents(AgentsArgs),
     /// Print a shell completion script (e.g. `coffer completions zsh > _coffer`).
@@ -121,6 +128,20 @@ pub struct OutputArg {
 pub enum OutputFormat {
     Text,
     Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Read the project files of the current folder instead of the home.
+    #[arg(long)]
+    pub project: bool,
+    /// Write the desired file here instead of standard output (never over
+    /// an existing file).
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// The hook program whose entries count as coffer's.
+    #[arg(long, value_name = "COMMAND", default_value = crate::desired::DEFAULT_HOOK_COMMAND)]
+    pub hook_command: String,
 }
 
 #[derive(Debug, Args)]

@@ -13,8 +13,47 @@ pub(super) fn emit(bytes: &[u8]) -> Outcome {
     Outcome::Done
 }
 
-pub(super) fn schema() -> Outcome {
-    emit(crate::desired::schema().as_bytes())
+pub(super) fn import(args: &super::args::ImportArgs) -> Result<Outcome, CliError> {
+    use crate::registry::{Registry, Scope};
+    let mut env = crate::env::Env::from_process().map_err(CliError::Env)?;
+    let scope = if args.project {
+        env.project_root = Some(std::env::current_dir().map_err(|e| CliError::Engine(e.into()))?);
+        Scope::Project
+    } else {
+        Scope::User
+    };
+    let program = shlex::split(&args.hook_command).unwrap_or_default();
+    let text = crate::import::import(
+        Registry::builtin(),
+        &env,
+        super::filesystem().as_ref(),
+        scope,
+        &program,
+    );
+    match &args.out {
+        None => Ok(emit(text.as_bytes())),
+        Some(path) => {
+            let err = |source| CliError::Write {
+                path: path.display().to_string(),
+                source,
+            };
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(err)?;
+            f.write_all(text.as_bytes()).map_err(err)?;
+            Ok(Outcome::Done)
+        }
+    }
+}
+
+pub(super) fn schema(plan: bool) -> Outcome {
+    if plan {
+        emit(crate::engine::plan_schema().as_bytes())
+    } else {
+        emit(crate::desired::schema().as_bytes())
+    }
 }
 
 pub(super) fn completions(shell: clap_complete::Shell) -> Outcome {

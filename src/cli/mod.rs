@@ -62,11 +62,26 @@ fn dispatch(command: Command) -> Result<Outcome, CliError> {
             args.output.format,
             Mode::Destroy,
         ),
-        Command::Schema => Ok(generate::schema()),
+        Command::Schema { plan } => Ok(generate::schema(plan)),
+        Command::Import(args) => generate::import(&args),
         Command::Agents(args) => Ok(generate::agents(&args)),
         Command::Completions { shell } => Ok(generate::completions(shell)),
         Command::Man => generate::man(),
         Command::Hook(_) => Ok(Outcome::Done),
+    }
+}
+
+/// The file system commands work on: the real one, or, for crash-safety
+/// tests, one that kills the process after `COFFER_TEST_CRASH_AFTER`
+/// changes.
+fn filesystem() -> Box<dyn crate::fsys::Fs> {
+    use crate::fsys::{RealFs, fault::CrashAfter};
+    match std::env::var("COFFER_TEST_CRASH_AFTER")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        Some(n) => Box::new(CrashAfter::new(RealFs, n)),
+        None => Box::new(RealFs),
     }
 }
 

@@ -5,7 +5,6 @@ use std::os::unix::fs::OpenOptionsExt;
 
 use super::{CliError, Outcome, OutputFormat, PlanArgs, render};
 use crate::engine::{self, Mode, PlanDocument, SavedPlan};
-use crate::fsys::RealFs;
 
 pub(super) fn run(args: &PlanArgs) -> Result<Outcome, CliError> {
     let (env, file) = super::load(&args.desired)?;
@@ -14,7 +13,7 @@ pub(super) fn run(args: &PlanArgs) -> Result<Outcome, CliError> {
     } else {
         Mode::Apply
     };
-    let plan = engine::plan(&file, mode, &env, &RealFs)?;
+    let plan = engine::plan(&file, mode, &env, super::filesystem().as_ref())?;
     // The document hashes every new file again (`after_sha256`): build it
     // only when it is printed or saved, not for the text a person reads.
     let document = || {

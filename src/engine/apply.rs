@@ -4,7 +4,8 @@ use super::plan::{FilePlan, Plan};
 use crate::env::Env;
 use crate::error::Error;
 use crate::fsys::Fs;
-use crate::state;
+use crate::state::journal::{Pending, PendingFile};
+use crate::state::{self, Ledger};
 
 /// Write every file of `plan`, then the ledger. Every file is first checked
 /// against the bytes the plan was computed from; if one changed, nothing is
@@ -26,22 +27,59 @@ pub fn apply(plan: &Plan, env: &Env, fs: &dyn Fs) -> Result<(), Error> {
             });
         }
         current.push(bytes);
+        fs.check_writable(&f.path)?;
+    }
+    // The intent first: a run killed from here on leaves a ledger that the
+    // next run can settle against the files.
+    let old = state::load(fs, env)?;
+    if !plan.files.is_empty() {
+        state::save(fs, env, &intent(plan, &old))?;
     }
     let mut done: Vec<(&FilePlan, &Option<Vec<u8>>)> = Vec::new();
     for (f, before) in plan.files.iter().zip(&current) {
         if let Err(e) = write_one(f, fs) {
             roll_back(&done, fs);
+            let _ = state::save(fs, env, &old);
             return Err(e.into());
         }
         done.push((f, before));
     }
-    if plan.ledger_changed
+    if (plan.ledger_changed || !plan.files.is_empty())
         && let Err(e) = state::save(fs, env, &plan.ledger)
     {
         roll_back(&done, fs);
+        let _ = state::save(fs, env, &old);
         return Err(e.into());
     }
     Ok(())
+}
+
+/// The ledger as it was, plus a note of every file about to change.
+fn intent(plan: &Plan, old: &Ledger) -> Ledger {
+    let before = old.scopes.get(&plan.scope);
+    let after = plan.ledger.scopes.get(&plan.scope);
+    let files = plan
+        .files
+        .iter()
+        .map(|f| {
+            (
+                f.path.clone(),
+                PendingFile {
+                    before_sha256: f.before_sha256.clone(),
+                    after_sha256: f.after.as_deref().map(state::sha256),
+                    old: before.and_then(|r| r.get(&f.path)).cloned(),
+                    new: after.and_then(|r| r.get(&f.path)).cloned(),
+                },
+            )
+        })
+        .collect();
+    Ledger {
+        pending: Some(Pending {
+            scope: plan.scope.clone(),
+            files,
+        }),
+        ..old.clone()
+    }
 }
 
 fn write_one(f: &FilePlan, fs: &dyn Fs) -> std::io::Result<()> {

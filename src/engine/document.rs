@@ -15,7 +15,9 @@ use crate::state::{Ledger, sha256};
 /// The version of the JSON document; bumped on incompatible changes.
 pub const FORMAT_VERSION: u32 = 1;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The plan as `--format json` prints it (docs/plan-json.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(title = "coffer plan")]
 pub struct PlanDocument {
     pub format_version: u32,
     pub coffer_version: String,
@@ -31,13 +33,13 @@ pub struct PlanDocument {
     pub drift: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DesiredRef {
     pub path: String,
     pub sha256: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FileDocument {
     pub path: PathBuf,
     /// As users read it (`~/…`).
@@ -49,6 +51,15 @@ pub struct FileDocument {
     pub notes: Vec<String>,
     /// The unified diff, secrets replaced by `(sensitive)`.
     pub diff: String,
+}
+
+/// The JSON Schema of the plan document, as checked in under
+/// `schemas/plan.schema.json`.
+pub fn plan_schema() -> String {
+    let mut text = serde_json::to_string_pretty(&schemars::schema_for!(PlanDocument))
+        .expect("a schema serialises");
+    text.push('\n');
+    text
 }
 
 impl PlanDocument {
@@ -191,6 +202,7 @@ impl SavedPlan {
             .collect();
         Plan {
             mode,
+            scope: self.document.scope.clone(),
             files,
             ledger: self.ledger,
             ledger_changed: self.ledger_changed,

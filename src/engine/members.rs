@@ -97,7 +97,7 @@ pub(super) fn reconcile(
             }
             changes.push(change(
                 ChangeOp::Remove,
-                facet_of(&m.parent),
+                m.facet,
                 m.origins.clone(),
                 member_label(&m.parent, &m.name),
             ));
@@ -137,6 +137,7 @@ pub(super) fn reconcile(
                 record.members.push(OwnedMember {
                     parent: w.parent.to_vec(),
                     name: w.name.to_owned(),
+                    facet: w.resource.facet(),
                     origins: w.resource.agents(),
                     adopted: Some(old),
                 });
@@ -148,6 +149,7 @@ pub(super) fn reconcile(
                     record.members.push(OwnedMember {
                         parent: w.parent.to_vec(),
                         name: w.name.to_owned(),
+                        facet: w.resource.facet(),
                         origins: w.resource.agents(),
                         adopted: None,
                     });
@@ -162,17 +164,6 @@ pub(super) fn reconcile(
         }
     }
     Ok(placed)
-}
-
-/// The facet a member belongs to, for plans of removals (the ledger keeps
-/// the path, not the facet).
-fn facet_of(parent: &[String]) -> Facet {
-    let mcp = ["mcpServers", "servers", "mcp", "mcp_servers"];
-    if parent.last().is_some_and(|k| mcp.contains(&k.as_str())) {
-        Facet::Mcp
-    } else {
-        Facet::Provider
-    }
 }
 
 fn conflict(display: &str, w: &Wanted) -> Error {

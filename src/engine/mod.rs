@@ -8,6 +8,7 @@ mod apply;
 pub mod diff;
 mod document;
 mod json;
+pub mod markdown;
 mod members;
 mod opening;
 mod plan;
@@ -16,6 +17,6 @@ mod toml;
 mod whole;
 
 pub use apply::apply;
-pub use document::{FORMAT_VERSION, PlanDocument, SavedPlan, SavedPlanError};
+pub use document::{FORMAT_VERSION, PlanDocument, SavedPlan, SavedPlanError, plan_schema};
 pub use plan::{Action, Change, ChangeOp, FilePlan, Mode, Plan, Summary, plan};
 pub use reconcile::Retain;

@@ -24,7 +24,7 @@ pub enum Mode {
     Destroy,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ChangeOp {
     Add,
@@ -33,7 +33,7 @@ pub enum ChangeOp {
 }
 
 /// One fragment added, changed or removed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Change {
     pub op: ChangeOp,
     pub facet: Facet,
@@ -41,7 +41,7 @@ pub struct Change {
     pub what: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
     Create,
@@ -84,6 +84,8 @@ impl FilePlan {
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub mode: Mode,
+    /// The ledger partition this plan reconciles.
+    pub scope: String,
     /// Files whose bytes change, in path order.
     pub files: Vec<FilePlan>,
     /// The ledger as it will be after the apply.
@@ -97,7 +99,9 @@ pub struct Plan {
     pub drift: Vec<String>,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct Summary {
     pub add: usize,
     pub change: usize,
@@ -233,6 +237,7 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
     let ledger_changed = after_ledger != ledger;
     Ok(Plan {
         mode,
+        scope: env.scope_key(),
         files,
         ledger: after_ledger,
         ledger_changed,

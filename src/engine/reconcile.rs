@@ -2,6 +2,7 @@
 //! bytes and record. The function is pure; each format has its own.
 
 use super::json;
+use super::markdown;
 use super::plan::{Change, ChangeOp};
 use super::toml;
 use super::whole;
@@ -48,6 +49,7 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
     match input.syntax {
         Syntax::Json | Syntax::Jsonc => json::reconcile(input),
         Syntax::Toml => toml::reconcile(input),
+        Syntax::Markdown => markdown::reconcile(input),
         Syntax::Whole => whole::reconcile(input),
         other => Err(Error::Conflict {
             message: format!("{}: coffer cannot edit {other:?} files yet", input.display),

@@ -47,7 +47,7 @@ pub(super) fn compile(
                 array,
                 value: hook_entry(spec, program, native),
             },
-            note: None,
+            note: spec.note.clone(),
             secrets: Vec::new(),
         });
     }

@@ -7,6 +7,7 @@
 
 mod context;
 mod env_refs;
+mod instructions;
 mod mcp;
 mod provider;
 mod skills;
@@ -67,6 +68,9 @@ pub fn compile(
         }
         if let Some(provider) = &facets.provider {
             provider::compile(&placed, agent, provider, &mut out)?;
+        }
+        if let Some(text) = &facets.instructions {
+            instructions::compile(&placed, agent, text, &mut out)?;
         }
         if let Some(skills) = &facets.skills {
             skills::compile(&placed, agent, skills, &mut out)?;

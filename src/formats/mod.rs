@@ -2,6 +2,8 @@
 //! change, behind the shared text layer.
 
 pub mod json;
+pub mod markdown;
+pub mod rule_file;
 pub mod text;
 pub mod toml;
 

@@ -4,6 +4,7 @@
 //! the code that applies, and the engine can be exercised on an in-memory
 //! file system by property tests that run thousands of cases.
 
+pub mod fault;
 mod lock;
 mod mem;
 mod real;
@@ -28,6 +29,11 @@ pub trait Fs {
     fn create_dir(&self, path: &Path) -> io::Result<()>;
     /// Remove a folder if it is empty; report whether it was removed.
     fn remove_empty_dir(&self, path: &Path) -> io::Result<bool>;
+    /// Refuse, before anything is written, a file or folder marked
+    /// read-only: the user (or a dotfiles manager) said not to change it.
+    fn check_writable(&self, _path: &Path) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The ancestors of `path` that do not exist, outermost first.

@@ -85,6 +85,10 @@ pub struct HookSpec {
     pub root_keys: Map<String, Value>,
     /// coffer event → the agent's native event name.
     pub events: BTreeMap<Event, String>,
+    /// Something the plan should tell the user about these hooks (Codex
+    /// runs a new hook only once the user trusted it).
+    #[serde(default)]
+    pub note: Option<String>,
     /// Where the file, its shape and its events are documented.
     pub evidence: String,
 }

@@ -7,6 +7,8 @@
 //! lost ledger degrades safely: recognisable entries still come out, and
 //! anything whose origin cannot be proved stays.
 
+pub mod journal;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -26,6 +28,9 @@ const LEDGER_VERSION: u32 = 1;
 pub struct Ledger {
     pub version: u32,
     pub scopes: BTreeMap<String, Files>,
+    /// An apply in progress (see `journal`); settled when loaded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<journal::Pending>,
 }
 
 /// The records of one desired state, by target file.
@@ -36,6 +41,7 @@ impl Default for Ledger {
         Ledger {
             version: LEDGER_VERSION,
             scopes: BTreeMap::new(),
+            pending: None,
         }
     }
 }
@@ -137,6 +143,7 @@ impl FileRecord {
 pub struct OwnedMember {
     pub parent: Vec<String>,
     pub name: String,
+    pub facet: crate::resource::Facet,
     /// The agents that want it.
     pub origins: Vec<String>,
     /// The value it had before coffer adopted it, put back on removal.
@@ -157,7 +164,7 @@ pub struct OwnedBlock {
     pub name: String,
     pub origins: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub placement: Option<serde_json::Value>,
+    pub placement: Option<crate::formats::markdown::Placement>,
 }
 
 /// A top-level key coffer added (Cursor's `version`), and the other tools'
@@ -199,10 +206,15 @@ pub fn load(fs: &dyn Fs, env: &Env) -> Result<Ledger, StateError> {
     let shown = || env.display(&path);
     match fs.read(&path) {
         Ok(None) => Ok(Ledger::default()),
-        Ok(Some(bytes)) => serde_json::from_slice(&bytes).map_err(|source| StateError::Damaged {
-            path: shown(),
-            source,
-        }),
+        Ok(Some(bytes)) => {
+            let mut ledger: Ledger =
+                serde_json::from_slice(&bytes).map_err(|source| StateError::Damaged {
+                    path: shown(),
+                    source,
+                })?;
+            journal::settle(&mut ledger, fs);
+            Ok(ledger)
+        }
         Err(source) => Err(StateError::Io {
             path: shown(),
             source,

@@ -269,3 +269,44 @@ fn drift_that_touches_coffers_entry_is_a_change() {
     assert!(r.stdout.contains("1 to change"), "{}", r.stdout);
     assert!(r.stdout.contains("changed outside coffer"), "{}", r.stdout);
 }
+
+#[test]
+fn import_writes_a_desired_file_that_plans_no_changes() {
+    let env = TestEnv::new();
+    env.put(
+        ".cursor/mcp.json",
+        r#"{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "fs-mcp"], "env": {"T": "${env:T}"}}}}"#,
+    );
+    env.put(
+        ".codex/config.toml",
+        "[mcp_servers.gh]\ncommand = \"gh-mcp\"\n",
+    );
+    env.desired(THREE_AGENTS);
+    env.apply();
+    let before = env.tree();
+    let r = env.run(&["import", "-o", "imported.yaml"]);
+    assert_eq!(r.code, 0, "{}", r.snapshot());
+    let text = std::fs::read_to_string(env.work.join("imported.yaml")).unwrap();
+    insta::assert_snapshot!(text);
+    let r = env.run(&["plan", "-f", "imported.yaml", "--detailed-exitcode"]);
+    assert_eq!(r.code, 0, "{}", r.snapshot());
+    assert_eq!(
+        env.run(&["import", "-o", "imported.yaml"]).code,
+        1,
+        "never over an existing file"
+    );
+    env.run(&["apply", "-f", "imported.yaml", "--auto-approve"]);
+    env.run(&["destroy", "-f", "imported.yaml", "--auto-approve"]);
+    let after = env.tree();
+    let (b, a): (Vec<_>, Vec<_>) = (
+        before
+            .iter()
+            .filter(|(p, _)| p.ends_with("mcp.json") || p.ends_with("config.toml"))
+            .collect(),
+        after
+            .iter()
+            .filter(|(p, _)| p.ends_with("mcp.json") || p.ends_with("config.toml"))
+            .collect(),
+    );
+    assert_eq!(b, a, "the adopted servers are given back as they were");
+}

@@ -256,3 +256,89 @@ fn a_broken_codex_config_is_refused_with_its_position() {
     assert!(r.stderr.contains("~/.codex/config.toml:2:"), "{}", r.stderr);
     assert_eq!(env.tree(), before);
 }
+
+#[test]
+fn instructions_blocks_and_rule_files() {
+    let env = TestEnv::new();
+    env.put(".claude/CLAUDE.md", "# Mine\r\n\r\nNo final newline");
+    std::fs::write(env.work.join("rules.md"), "Always run the tests first.\n").unwrap();
+    env.desired(
+        "version: 1\nagents:\n  claude-code:\n    instructions: { file: rules.md }\n  codex:\n    instructions: { text: \"Be brief.\" }\n",
+    );
+    let before = env.tree();
+    env.apply();
+    assert_eq!(
+        env.read(".claude/CLAUDE.md").unwrap(),
+        b"# Mine\r\n\r\nNo final newline\r\n\r\n<!-- coffer:begin instructions -->\r\nAlways run the tests first.\r\n<!-- coffer:end instructions -->\r\n"
+    );
+    assert_eq!(
+        env.read(".codex/AGENTS.md").unwrap(),
+        b"<!-- coffer:begin instructions -->\nBe brief.\n<!-- coffer:end instructions -->\n"
+    );
+    env.destroy();
+    assert_eq!(env.tree(), before);
+}
+
+#[test]
+fn a_rule_file_where_that_is_the_agents_channel() {
+    let env = TestEnv::new();
+    env.desired("version: 1\nscope: project\nagents:\n  cursor:\n    instructions: { text: \"Use pnpm.\" }\n");
+    env.apply();
+    let rule =
+        std::fs::read_to_string(env.work.join(".cursor/rules/coffer-instructions.mdc")).unwrap();
+    assert!(rule.starts_with("---\ndescription: "), "{rule}");
+    assert!(
+        rule.contains("alwaysApply: true\n---\n<!-- coffer:managed"),
+        "{rule}"
+    );
+    assert!(rule.ends_with("Use pnpm.\n"), "{rule}");
+    env.destroy();
+    assert!(!env.work.join(".cursor").exists());
+}
+
+#[test]
+fn agents_sharing_a_file_share_one_block_or_conflict() {
+    let env = TestEnv::new();
+    env.desired(
+        "version: 1\nscope: project\nagents:\n  codex:\n    instructions: { text: \"Same.\" }\n  opencode:\n    instructions: { text: \"Same.\" }\n",
+    );
+    let r = env.run(&["plan"]);
+    assert!(r.stdout.contains("Plan: 1 to add"), "{}", r.stdout);
+    env.desired(
+        "version: 1\nscope: project\nagents:\n  codex:\n    instructions: { text: \"One.\" }\n  opencode:\n    instructions: { text: \"Two.\" }\n",
+    );
+    let r = env.run(&["plan"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("codex and opencode want different block instructions"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn broken_markers_are_refused_where_they_are() {
+    let env = TestEnv::new();
+    env.put(
+        ".codex/AGENTS.md",
+        "# Rules\n\n<!-- coffer:begin instructions -->\nold\n",
+    );
+    env.desired("version: 1\nagents:\n  codex:\n    instructions: { text: \"x\" }\n");
+    let before = env.tree();
+    let r = env.run(&["apply", "--auto-approve"]);
+    assert_eq!(r.code, 1);
+    insta::assert_snapshot!(r.snapshot());
+    assert_eq!(env.tree(), before);
+}
+
+#[test]
+fn markers_inside_code_fences_are_text() {
+    let env = TestEnv::new();
+    let doc = "# How coffer marks blocks\n\n```\n<!-- coffer:begin instructions -->\n```\n";
+    env.put(".codex/AGENTS.md", doc);
+    env.desired("version: 1\nagents:\n  codex:\n    instructions: { text: \"x\" }\n");
+    env.apply();
+    env.destroy();
+    assert_eq!(env.read(".codex/AGENTS.md").unwrap(), doc.as_bytes());
+}

@@ -5,11 +5,15 @@ mod common;
 
 mod ci;
 mod cli;
+mod corpus_facets;
+mod crash;
 mod errors;
 mod facets;
 mod inverse;
+mod markdown_format;
 mod properties;
 mod schema;
+mod scope;
 mod toml_format;
 
 /// Every file in tests/it/ must be a module above, or its tests never run.

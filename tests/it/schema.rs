@@ -79,3 +79,17 @@ fn agents_json_lists_every_cell_with_mechanism_or_evidence() {
         }
     }
 }
+
+#[test]
+fn checked_in_plan_schema_is_current() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/plan.schema.json"),
+    )
+    .unwrap();
+    assert!(
+        text == coffer::engine::plan_schema(),
+        "schemas/plan.schema.json is stale: run `cargo run -- schema --plan > schemas/plan.schema.json`"
+    );
+    let r = TestEnv::new().run(&["schema", "--plan"]);
+    assert_eq!(r.stdout, text);
+}
