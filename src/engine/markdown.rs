@@ -17,7 +17,7 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
         .record
         .cloned()
         .unwrap_or_else(|| FileRecord::new(input.syntax));
-    let (bom, original) = match input.before {
+    let (bom, mut text) = match input.before {
         None if input.resources.is_empty() => {
             return Ok(Outcome {
                 after: None,
@@ -35,8 +35,16 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
             (t.bom, t.body)
         }
     };
-    let err = |e: MarkdownError| refusal(input.display, &original, e);
-    let mut text = original.clone();
+    // The text as read is decoded again only to report an error: keeping a
+    // copy of a 10 MB AGENTS.md for that would add 10 MB to every plan.
+    let err = |e: MarkdownError| {
+        let original = input
+            .before
+            .and_then(|b| Text::decode(b).ok())
+            .map(|t| t.body)
+            .unwrap_or_default();
+        refusal(input.display, &original, e)
+    };
     let mut changes: Vec<Change> = Vec::new();
     let wanted: Vec<(&crate::resource::Resource, &String, &String)> = input
         .resources
@@ -113,7 +121,7 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
     }
 
     let deleted = record.created_file && text.is_empty();
-    let after = (!deleted).then(|| Text { bom, body: text }.encode());
+    let after = (!deleted).then(|| Text { bom, body: text }.into_bytes());
     let record = after.as_ref().and_then(|bytes| {
         record.sha256 = sha256(bytes);
         (!input.resources.is_empty() || record.holds_provenance()).then_some(record)

@@ -109,6 +109,13 @@ impl JsonDoc {
     /// version of the text).
     pub fn container_at(&self, open: usize) -> Result<Container, Unexpected> {
         if let Some(c) = self.listed.borrow().get(&open) {
+            // A container listed before an edit that bypassed `text_mut`
+            // would end at the wrong place: the tests would see it here.
+            debug_assert_eq!(
+                self.text.as_bytes().get(c.close).copied(),
+                Some(if c.is_object { b'}' } else { b']' }),
+                "a stale container listing"
+            );
             return Ok(c.clone());
         }
         let c = self.scanner().container(open)?;
@@ -267,10 +274,10 @@ impl JsonDoc {
             let item = render_item(&self.style, "", false);
             match last.comma {
                 Some(p) => self
-                    .text
+                    .text_mut()
                     .insert_str(p + 1, &format!("{}{item},", &comma[1..])),
                 None => self
-                    .text
+                    .text_mut()
                     .insert_str(last.value.end, &format!("{comma}{item}")),
             }
         }
