@@ -7,6 +7,10 @@
 //! conversion keeps every value and the order of every key (templates are
 //! rendered in their written order); a test in `registry` checks that both
 //! forms give the same registry.
+//!
+//! Each agent becomes its own JSON text, listed with its id in
+//! `agents_index.rs`, so that a plan parses only the agents its desired
+//! file names.
 
 use std::path::Path;
 
@@ -16,7 +20,20 @@ fn main() {
     let yaml = std::fs::read_to_string(source).expect("src/registry/agents.yaml is readable");
     let value: serde_json::Value =
         serde_saphyr::from_str(&yaml).unwrap_or_else(|e| panic!("{source} is not valid YAML: {e}"));
-    let json = serde_json::to_string(&value).expect("a YAML value serialises as JSON");
+    let agents = value["agents"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{source} has no list of agents"));
+    // A Rust expression: `&[("id", "json"), …]`; Debug of a str is a valid
+    // Rust string literal.
+    let mut index = String::from("&[\n");
+    for agent in agents {
+        let id = agent["id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{source}: an agent without an id"));
+        let json = serde_json::to_string(agent).expect("a YAML value serialises as JSON");
+        index.push_str(&format!("    ({id:?}, {json:?}),\n"));
+    }
+    index.push_str("]\n");
     let out = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");
-    std::fs::write(Path::new(&out).join("agents.json"), json).expect("OUT_DIR is writable");
+    std::fs::write(Path::new(&out).join("agents_index.rs"), index).expect("OUT_DIR is writable");
 }

@@ -6,6 +6,8 @@
 #                               docs/bench-results.md and docs/bench-scaling.svg
 #   RUNS=50 PEER_RUNS=5 bench/compare.sh    fewer runs
 #   NO_PEERS=1 bench/compare.sh             coffer only (no network needed)
+#   FIFO=1 bench/compare.sh                 at SCHED_FIFO priority (root): what an
+#                                           otherwise idle machine would see
 #
 # The peers come from the npm registry into .cache/peers/ (ignored by git),
 # pinned to the versions measured: ruler and add-mcp on the machine's Node,
@@ -58,6 +60,6 @@ python3 bench/bench.py \
     --coffer target/release/coffer \
     --work "$cache/bench-work" \
     --runs "${RUNS:-100}" --peer-runs "${PEER_RUNS:-10}" \
-    --out docs "${peer_args[@]}"
+    --out docs ${FIFO:+--fifo} "${peer_args[@]}"
 
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

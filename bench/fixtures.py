@@ -73,7 +73,9 @@ def desired(path, instructions, scope="user"):
         lines.append("    mcp:")
         args = ", ".join(json.dumps(x) for x in MCP_ARGS)
         lines.append(f"      {MCP_NAME}: {{ command: {MCP_COMMAND}, args: [{args}] }}")
-        if instructions:
+        # Cursor keeps user rules in its settings, not a file: at user scope
+        # it gets no instructions (coffer refuses them, citing why).
+        if instructions and not (a == "cursor" and scope == "user"):
             lines.append(f"    instructions: {{ text: {json.dumps(INSTRUCTIONS)} }}")
     write(path, "\n".join(lines) + "\n")
 

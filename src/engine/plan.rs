@@ -134,7 +134,14 @@ struct Target<'a> {
 }
 
 pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Plan, Error> {
-    let registry = Registry::builtin().with(&file.desired.define);
+    // Only the agents the desired file names are read from the registry.
+    let named = file
+        .desired
+        .agents
+        .0
+        .iter()
+        .map(|(id, _)| id.value.as_str());
+    let registry = Registry::builtin_subset(named, &file.desired.define);
     let compiled = facets::compile(file, &registry, env, fs)?;
     let ledger_before = state::fingerprint(fs, env)?;
     let ledger = state::load(fs, env)?;

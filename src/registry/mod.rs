@@ -23,6 +23,10 @@ pub use spec::*;
 #[serde(deny_unknown_fields)]
 pub struct Registry {
     agents: Vec<AgentDescriptor>,
+    /// Built-in agents left unread because nobody asked for them (see
+    /// [`Registry::builtin_subset`]); still known by id.
+    #[serde(skip)]
+    unread: Vec<&'static str>,
 }
 
 /// One agent: how it takes each facet.
@@ -41,7 +45,12 @@ pub struct AgentDescriptor {
 }
 
 static BUILTIN: OnceLock<Registry> = OnceLock::new();
-static BUILTIN_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/agents.json"));
+/// `(id, JSON)` of every built-in agent, in `agents.yaml`'s order (build.rs).
+static BUILTIN_INDEX: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/agents_index.rs"));
+
+fn parse_builtin(json: &str) -> AgentDescriptor {
+    serde_json::from_str(json).expect("the built-in registry is valid (checked by tests)")
+}
 
 impl Registry {
     /// The agents compiled into coffer: `agents.yaml`, converted to JSON
@@ -54,8 +63,39 @@ impl Registry {
     /// Read the built-in agents afresh (what [`Registry::builtin`] does
     /// once per process; public for the benchmarks).
     pub fn load_builtin() -> Registry {
-        serde_json::from_str(BUILTIN_JSON)
-            .expect("the built-in registry is valid (checked by tests)")
+        Registry {
+            agents: BUILTIN_INDEX
+                .iter()
+                .map(|(_, j)| parse_builtin(j))
+                .collect(),
+            unread: Vec::new(),
+        }
+    }
+
+    /// The built-in agents named in `wanted` plus `extra`, which replaces a
+    /// built-in agent of the same id: what a plan needs. The other built-in
+    /// agents are not read (a plan for five agents read all fourteen: a
+    /// third of its work), but [`Registry::ids`] still lists them.
+    /// [`Registry::agents`] lists only those read.
+    pub fn builtin_subset<'a>(
+        wanted: impl IntoIterator<Item = &'a str>,
+        extra: &[AgentDescriptor],
+    ) -> Registry {
+        let wanted: Vec<&str> = wanted.into_iter().collect();
+        let mut agents = Vec::new();
+        let mut unread = Vec::new();
+        for (id, json) in BUILTIN_INDEX {
+            if extra.iter().any(|e| e.id == *id) {
+                continue;
+            }
+            if wanted.contains(id) {
+                agents.push(parse_builtin(json));
+            } else {
+                unread.push(*id);
+            }
+        }
+        agents.extend(extra.iter().cloned());
+        Registry { agents, unread }
     }
 
     /// The built-in agents plus `extra` (declared in a desired file); an
@@ -68,15 +108,33 @@ impl Registry {
             .cloned()
             .collect();
         agents.extend(extra.iter().cloned());
-        Registry { agents }
+        Registry {
+            agents,
+            unread: Vec::new(),
+        }
     }
 
     pub fn get(&self, id: &str) -> Option<&AgentDescriptor> {
         self.agents.iter().find(|a| a.id == id)
     }
 
+    /// Every agent's id: built-in ones in `agents.yaml`'s order, then
+    /// those a desired file declares.
     pub fn ids(&self) -> Vec<&str> {
-        self.agents.iter().map(|a| a.id.as_str()).collect()
+        if self.unread.is_empty() {
+            return self.agents.iter().map(|a| a.id.as_str()).collect();
+        }
+        let read = |id: &str| self.agents.iter().any(|a| a.id == id);
+        let builtin = BUILTIN_INDEX
+            .iter()
+            .map(|(id, _)| *id)
+            .filter(|id| self.unread.contains(id) || read(id));
+        let declared = self
+            .agents
+            .iter()
+            .map(|a| a.id.as_str())
+            .filter(|id| !BUILTIN_INDEX.iter().any(|(b, _)| b == id));
+        builtin.chain(declared).collect()
     }
 
     pub fn agents(&self) -> &[AgentDescriptor] {
@@ -120,6 +178,24 @@ mod tests {
             format!("{:?}", Registry::builtin()),
             "build.rs lost or changed something converting agents.yaml"
         );
+    }
+
+    /// A plan's registry reads only the named agents but knows every id,
+    /// and a declared agent replaces the built-in one of its id.
+    #[test]
+    fn a_subset_reads_only_what_is_named() {
+        let all = Registry::builtin();
+        let mut codex = all.get("codex").unwrap().clone();
+        codex.name = "My Codex".into();
+        let sub = Registry::builtin_subset(["cursor", "codex", "nobody"], &[codex]);
+        assert_eq!(sub.ids(), all.ids());
+        assert_eq!(sub.agents().len(), 2);
+        assert_eq!(
+            format!("{:?}", sub.get("cursor")),
+            format!("{:?}", all.get("cursor"))
+        );
+        assert_eq!(sub.get("codex").unwrap().name, "My Codex");
+        assert!(sub.get("claude-code").is_none());
     }
 
     #[test]
