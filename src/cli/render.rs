@@ -3,6 +3,7 @@
 //! Colour goes through anstream, which strips it when standard output is
 //! not a terminal or NO_COLOR is set.
 
+use std::fmt::Write as _;
 use std::io::Write;
 
 use anstyle::{AnsiColor, Style};
@@ -81,6 +82,7 @@ fn file_diff(s: &mut String, f: &FilePlan) {
             _ => Style::new(),
         };
         let body = line.trim_end_matches('\n');
-        s.push_str(&format!("{style}{body}{style:#}\n"));
+        // Written in place: a `format!` per line was a tenth of a plan.
+        let _ = writeln!(s, "{style}{body}{style:#}");
     }
 }

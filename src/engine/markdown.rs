@@ -57,7 +57,13 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
 
     // coffer's blocks nobody wants any more go, newest first, each with
     // the placement that undoes it exactly.
-    let present = markdown::find_blocks(&text).map_err(err)?;
+    // One scan serves until the text changes: scanning is most of the work
+    // on a large file.
+    let mut scanned = Some(markdown::scan_blocks(&text).map_err(err)?);
+    let present = scanned
+        .as_ref()
+        .map(|s| s.blocks.clone())
+        .unwrap_or_default();
     for block in present.iter().rev() {
         if wanted.iter().any(|(_, name, _)| **name == block.name) {
             continue;
@@ -75,6 +81,7 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
         }
         let placement = owned.and_then(|i| record.blocks[i].placement.clone());
         text = markdown::remove(&text, &block.name, placement.as_ref()).map_err(err)?;
+        scanned = None;
         let facet = if block.name == CONTEXT_BLOCK {
             Facet::Context
         } else {
@@ -94,21 +101,27 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
     for (r, name, body) in wanted {
         let owned = record.blocks.iter().position(|b| &b.name == name);
         let recorded = owned.and_then(|i| record.blocks[i].placement.clone());
-        let existed = markdown::find_blocks(&text)
-            .map_err(err)?
+        let scan = match scanned.take() {
+            Some(s) => s,
+            None => markdown::scan_blocks(&text).map_err(err)?,
+        };
+        // Only the block can change: keep it (not the file) to compare.
+        let old = scan
+            .blocks
             .iter()
-            .any(|b| &b.name == name);
-        let (new, placement) =
-            markdown::upsert(&text, name, body, recorded.as_ref()).map_err(err)?;
-        if new != text {
-            let op = if existed {
+            .find(|b| &b.name == name)
+            .map(|b| text[b.range.clone()].to_owned());
+        let (placement, range) =
+            markdown::upsert_in_place(&mut text, &scan, name, body, recorded.as_ref())
+                .map_err(err)?;
+        if old.as_deref() != Some(&text[range]) {
+            let op = if old.is_some() {
                 ChangeOp::Change
             } else {
                 ChangeOp::Add
             };
             changes.push(change(op, r.facet(), r.agents(), format!("block {name}")));
         }
-        text = new;
         let entry = OwnedBlock {
             name: name.clone(),
             origins: r.agents(),
