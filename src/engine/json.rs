@@ -21,7 +21,7 @@ use crate::ownership::{may_own_text, owns_hook_entry};
 use crate::resource::{Claim, ClaimKind, Fragment, Origin, Resource, Syntax};
 use crate::state::{CreatedKey, FileRecord};
 
-pub(super) struct Input<'a> {
+pub struct Input<'a> {
     pub display: &'a str,
     pub before: Option<&'a [u8]>,
     pub syntax: Syntax,
@@ -30,7 +30,7 @@ pub(super) struct Input<'a> {
     pub record: Option<&'a FileRecord>,
 }
 
-pub(super) struct Outcome {
+pub struct Outcome {
     pub after: Option<Vec<u8>>,
     pub changes: Vec<Change>,
     /// The record after the change; `None` when nothing is left to undo.
@@ -45,13 +45,13 @@ struct Found {
     origin: Origin,
 }
 
-pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
+pub fn reconcile(input: &Input) -> Result<Outcome, Error> {
     let jsonc = input.syntax.is_jsonc();
     let mut record = input
         .record
         .cloned()
         .unwrap_or_else(|| FileRecord::new(input.syntax));
-    let (bom, mut doc) = match input.before {
+    let (text, mut doc) = match input.before {
         None if input.resources.is_empty() => {
             return Ok(Outcome {
                 after: None,
@@ -62,12 +62,17 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
         None => {
             record = FileRecord::new(input.syntax);
             record.created_file = true;
-            let doc = JsonDoc::new("{}\n".into(), jsonc).expect("an empty object is a document");
-            (false, doc)
+            let text = Text {
+                bom: false,
+                body: "{}\n".into(),
+            };
+            let doc =
+                JsonDoc::new(text.body.clone(), jsonc).expect("an empty object is a document");
+            (text, doc)
         }
         Some(bytes) => open(input.display, bytes, jsonc)?,
     };
-    let err = |e: EditError| edit_error(input.display, &doc_text_for_errors(input.before), e);
+    let err = |e: EditError| edit_error(input.display, &text.body, e);
 
     let mut changes = Vec::new();
     let desired: Vec<(&Resource, &Vec<String>, &Value)> = input
@@ -154,13 +159,7 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
     prune(&mut doc, &mut record, input.resources, input.claims).map_err(err)?;
 
     let deleted = record.created_file && is_empty_document(&doc).map_err(err)?;
-    let after = (!deleted).then(|| {
-        Text {
-            bom,
-            body: doc.text.clone(),
-        }
-        .encode()
-    });
+    let after = (!deleted).then(|| text.restore(&doc.text));
     let record = match &after {
         None => None,
         Some(bytes) => {
@@ -188,23 +187,33 @@ fn change(op: ChangeOp, origin: &Origin, array: &[String]) -> Change {
 }
 
 /// Decode, validate and open the file, or say exactly why not.
-fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(bool, JsonDoc), Error> {
+fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(Text, JsonDoc), Error> {
     let text = Text::decode(bytes).map_err(|e| {
-        let lossy = String::from_utf8_lossy(&bytes[..e.offset]).into_owned();
+        // Show the file with U+FFFD (three bytes) for the first bad byte,
+        // which sits at the same offset since everything before it is
+        // valid; positions count from after a BOM, as for every error.
+        let bom = if bytes.starts_with(b"\xef\xbb\xbf") {
+            3
+        } else {
+            0
+        };
+        let lossy = String::from_utf8_lossy(&bytes[bom..]).into_owned();
         Error::Target(Box::new(
             Located::new(
                 display,
                 &lossy,
-                lossy.len(),
-                0,
+                e.offset - bom,
+                3,
                 "the file is not valid UTF-8",
-                "invalid byte here",
+                "not UTF-8",
             )
             .with_help("coffer only edits UTF-8 files; re-save it as UTF-8".to_owned()),
         ))
     })?;
     let kind = if jsonc { "JSONC" } else { "JSON" };
-    if text.body.trim().is_empty() {
+    // JSON whitespace only: a file of, say, no-break spaces is not empty
+    // but invalid, and the validator says where.
+    if text.body.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
         return Err(Error::Target(Box::new(
             Located::new(display, &text.body, 0, 0, "the file is empty", "no JSON object here").with_help(Some(
                 "write `{}` into it or delete it; coffer does not guess what an empty file should hold".into(),
@@ -228,14 +237,7 @@ fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(bool, JsonDoc), Err
     })?;
     let doc =
         JsonDoc::new(text.body.clone(), jsonc).map_err(|e| edit_error(display, &text.body, e))?;
-    Ok((text.bom, doc))
-}
-
-fn doc_text_for_errors(before: Option<&[u8]>) -> String {
-    before
-        .and_then(|b| Text::decode(b).ok())
-        .map(|t| t.body)
-        .unwrap_or_default()
+    Ok((text, doc))
 }
 
 fn edit_error(display: &str, text: &str, e: EditError) -> Error {
@@ -248,6 +250,12 @@ fn edit_error(display: &str, text: &str, e: EditError) -> Error {
             Located::new(display, text, offset, 1, &format!("{path} is not {expected}"), &format!("expected {expected}"))
                 .with_help(Some(format!(
                     "coffer only adds to {expected} here and never replaces what you wrote; fix {path} by hand"
+                ))),
+        )),
+        EditError::DuplicateKey { path, offset } => Error::Target(Box::new(
+            Located::new(display, text, offset, 1, &format!("{path} appears more than once"), "again here")
+                .with_help(Some(format!(
+                    "JSON readers disagree about which {path} counts (most take the last); merge them into one, then run coffer again"
                 ))),
         )),
         EditError::Unexpected(u) => Error::Io(std::io::Error::other(format!("{display}: {u}"))),

@@ -5,7 +5,9 @@
 //! rolls back the files it already wrote if a later write fails.
 
 mod apply;
-mod json;
+/// Reconciling one JSON or JSONC file. Public so that tests can drive it
+/// on file kinds no built-in agent uses yet (JSONC).
+pub mod json;
 mod plan;
 
 pub use apply::apply;

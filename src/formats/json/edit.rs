@@ -28,6 +28,11 @@ pub enum EditError {
         expected: &'static str,
         offset: usize,
     },
+    /// A key on the path appears more than once in its object. Readers
+    /// disagree about which one counts (most take the last), so coffer
+    /// will not guess which one to edit.
+    #[error("{path} appears more than once")]
+    DuplicateKey { path: String, offset: usize },
     #[error(transparent)]
     Unexpected(#[from] Unexpected),
 }
@@ -96,6 +101,7 @@ impl JsonDoc {
     /// The container at `path`, if every key on the way exists. A value on
     /// the way that is not an object, or a last value of the wrong kind, is
     /// an error: coffer never replaces a user's value with its own shape.
+    /// So is a key on the way that appears twice.
     pub fn container(
         &self,
         path: &KeyPath,
@@ -103,9 +109,16 @@ impl JsonDoc {
     ) -> Result<Option<Container>, EditError> {
         let mut c = self.root()?;
         for (depth, key) in path.iter().enumerate() {
-            let Some((_, item)) = c.member(key) else {
+            let mut same = c.items.iter().filter(|it| it.key.as_deref() == Some(key));
+            let Some(item) = same.next() else {
                 return Ok(None);
             };
+            if let Some(again) = same.next() {
+                return Err(EditError::DuplicateKey {
+                    path: format!("`{}`", path[..=depth].join(".")),
+                    offset: again.start,
+                });
+            }
             let last = depth + 1 == path.len();
             let expected = if !last || want_object { b'{' } else { b'[' };
             if self.text.as_bytes()[item.value.start] != expected {
@@ -516,6 +529,24 @@ mod tests {
         );
     }
 
+    /// A line comment ends before the CR of a CRLF: text added after it
+    /// must not land between CR and LF.
+    #[test]
+    fn after_a_line_comment_in_a_crlf_file() {
+        round_trip(
+            "{\r\n  \"a\": 1, // one\r\n}",
+            true,
+            &["h"],
+            "{\r\n  \"a\": 1, // one\r\n  \"h\": [\r\n    {\r\n      \"command\": \"x\",\r\n    },\r\n  ],\r\n}",
+        );
+        round_trip(
+            "{\r\n  \"a\": 1 // one\r\n}",
+            true,
+            &["h"],
+            "{\r\n  \"a\": 1, // one\r\n  \"h\": [\r\n    {\r\n      \"command\": \"x\"\r\n    }\r\n  ]\r\n}",
+        );
+    }
+
     #[test]
     fn closing_bracket_on_the_last_line() {
         round_trip(
@@ -532,5 +563,24 @@ mod tests {
         let e = d.container(&path(&["hooks", "E"]), false).unwrap_err();
         assert!(matches!(e, EditError::WrongType { .. }));
         assert!(JsonDoc::new("[1]".into(), false).is_err());
+    }
+
+    #[test]
+    fn a_duplicate_key_on_the_path_is_an_error() {
+        let text = "{\"hooks\": {}, \"a\": 1, \"hooks\": {\"E\": []}, \"a\": 2}";
+        let mut d = doc(text, false);
+        let e = d
+            .append_to_array(&path(&["hooks", "E"]), &json!(1))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            EditError::DuplicateKey {
+                path: "`hooks`".into(),
+                offset: text.rfind("\"hooks\"").unwrap()
+            }
+        );
+        assert_eq!(d.text, text);
+        // Duplicates elsewhere are the file's business.
+        d.append_to_array(&path(&["b"]), &json!(1)).unwrap();
     }
 }
