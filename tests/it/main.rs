@@ -4,8 +4,12 @@
 mod common;
 
 mod cli;
+mod conformance;
+mod corpus;
 mod errors;
+mod fixtures;
 mod inverse;
+mod jsonc;
 mod properties;
 mod schema;
 
