@@ -198,8 +198,17 @@ impl JsonDoc {
             p.push(k.to_owned());
             created.push(p);
         }
+        // An empty container on a line with others (`{"Stop": []}` in a
+        // multi-line file) takes its first item on that line too, as every
+        // container in a one-line file does; one on a line of its own is
+        // opened up.
+        let inline_if_empty = self.one_line
+            || (depth > 0
+                && self
+                    .container(&path[..depth - 1], true)?
+                    .is_some_and(|p| !self.text[p.open..p.close].contains('\n')));
         let expanded = self
-            .insert_item(&parent, item_key.as_deref(), &item_value)
+            .insert_item(&parent, item_key.as_deref(), &item_value, inline_if_empty)
             .map(|inner| Expanded {
                 path: path[..depth].to_vec(),
                 is_object: parent.is_object,
@@ -210,13 +219,19 @@ impl JsonDoc {
 
     /// Insert an item after the last one of `c`. Returns the old inside of
     /// `c` when `c` was empty and got expanded.
-    fn insert_item(&mut self, c: &Container, key: Option<&str>, value: &Value) -> Option<String> {
+    fn insert_item(
+        &mut self,
+        c: &Container,
+        key: Option<&str>,
+        value: &Value,
+        inline_if_empty: bool,
+    ) -> Option<String> {
         let render_item = |style: &Style, base: &str, multiline: bool| match key {
             Some(k) => render_member(k, value, style, base, multiline),
             None => render(value, style, base, multiline),
         };
         let Some(last) = c.items.last() else {
-            return self.insert_into_empty(c, &render_item);
+            return self.insert_into_empty(c, &render_item, inline_if_empty);
         };
         if text::starts_line(&self.text, last.start) {
             let indent = text::line_indent(&self.text, last.start).to_owned();
@@ -258,10 +273,11 @@ impl JsonDoc {
         &mut self,
         c: &Container,
         render_item: &dyn Fn(&Style, &str, bool) -> String,
+        inline: bool,
     ) -> Option<String> {
         let inner = self.text[c.open + 1..c.close].to_owned();
         let is_root = c.open == self.scanner().root();
-        if self.one_line && !is_root {
+        if inline && !is_root {
             let item = render_item(&self.style, "", false);
             self.text.insert_str(c.open + 1, &item);
             return None;
@@ -406,13 +422,50 @@ fn container_comma(text: &str, c: &Container, style: &Style) -> &'static str {
     }
 }
 
+/// How much deeper than its container's line the file indents an item that
+/// starts a line, measured on the first such item, breadth first from the
+/// top-level object. Measuring JSON structure rather than the first
+/// indented line keeps a comment's layout (` * ` inside a `/** … */`
+/// header) from passing for the file's indentation. A file with no such
+/// item falls back on its first indented line.
+fn indent_unit(text: &str, root: &Container, jsonc: bool) -> String {
+    /// Containers looked at before falling back on the first indented
+    /// line; the first one or two decide in any file with line breaks
+    /// between items.
+    const BUDGET: usize = 32;
+    let scanner = Scanner::new(text, jsonc);
+    let mut queue = std::collections::VecDeque::from([root.clone()]);
+    let mut seen = 0;
+    while let Some(c) = queue.pop_front() {
+        seen += 1;
+        if seen > BUDGET {
+            break;
+        }
+        let base = text::line_indent(text, c.open);
+        for it in &c.items {
+            if text::starts_line(text, it.start)
+                && let Some(unit) = text::line_indent(text, it.start).strip_prefix(base)
+                && !unit.is_empty()
+            {
+                return unit.to_owned();
+            }
+            if matches!(text.as_bytes()[it.value.start], b'{' | b'[')
+                && let Ok(inner) = scanner.container(it.value.start)
+            {
+                queue.push_back(inner);
+            }
+        }
+    }
+    text::indent_unit(text)
+}
+
 fn detect_style(text: &str, root: &Container, jsonc: bool) -> Style {
     let colon = match root.items.first() {
         Some(it) if !text[..it.value.start].ends_with([' ', '\t', '\r', '\n']) => ":",
         _ => ": ",
     };
     Style {
-        indent: text::indent_unit(text),
+        indent: indent_unit(text, root, jsonc),
         eol: text::line_ending(text),
         colon,
         comma: if colon == ":" { "," } else { ", " },
@@ -544,6 +597,47 @@ mod tests {
             true,
             &["h"],
             "{\r\n  \"a\": 1, // one\r\n  \"h\": [\r\n    {\r\n      \"command\": \"x\"\r\n    }\r\n  ]\r\n}",
+        );
+    }
+
+    /// The indentation unit comes from how items are indented, not from
+    /// the first indented line, which may belong to a comment.
+    #[test]
+    fn indentation_is_measured_on_items() {
+        let header = "/**\n * Settings\n */\n";
+        round_trip(
+            &format!("{header}{{\n    \"a\": 1\n}}\n"),
+            true,
+            &["h"],
+            &format!(
+                "{header}{{\n    \"a\": 1,\n    \"h\": [\n        {{\n            \"command\": \"x\"\n        }}\n    ]\n}}\n"
+            ),
+        );
+        // Members on the top line; the first nested item decides.
+        round_trip(
+            &format!("{header}{{\"a\": {{\n\t\"b\": 1\n}}, \"h\": [\n\t1\n]}}"),
+            true,
+            &["h"],
+            &format!(
+                "{header}{{\"a\": {{\n\t\"b\": 1\n}}, \"h\": [\n\t1,\n\t{{\n\t\t\"command\": \"x\"\n\t}}\n]}}"
+            ),
+        );
+    }
+
+    #[test]
+    fn an_empty_container_among_others_on_a_line_stays_on_it() {
+        round_trip(
+            "{\n  \"a\": {\"h\": [], \"b\": 1}\n}\n",
+            false,
+            &["a", "h"],
+            "{\n  \"a\": {\"h\": [{\"command\": \"x\"}], \"b\": 1}\n}\n",
+        );
+        // On a line of its own it opens up, and closes again on removal.
+        round_trip(
+            "{\n  \"a\": {\n    \"h\": [ ]\n  }\n}\n",
+            false,
+            &["a", "h"],
+            "{\n  \"a\": {\n    \"h\": [\n      {\n        \"command\": \"x\"\n      }\n    ]\n  }\n}\n",
         );
     }
 
