@@ -227,3 +227,25 @@ fn names_file_and_position_in_report(line: &str) -> bool {
     line.find(&format!("~/{TARGET}:"))
         .is_some_and(|at| names_file_and_position(&line[at..]))
 }
+
+/// The binary on every `i_` file: apply either succeeds (and destroy gives
+/// the bytes back) or exits 1 having written nothing; never a crash.
+#[test]
+fn the_binary_never_crashes_on_an_i_file() {
+    let Some(files) = suite("i_") else { return };
+    let env = TestEnv::new();
+    env.desired("version: 1\nagents:\n  claude-code:\n    context: {}\n");
+    for (name, bytes) in &files {
+        env.put(TARGET, bytes);
+        let before = env.tree();
+        let r = env.run(&["apply", "--auto-approve"]);
+        match r.code {
+            0 => {
+                env.destroy();
+                assert_eq!(env.read(TARGET).unwrap(), *bytes, "{name}");
+            }
+            1 => assert_eq!(env.tree(), before, "{name}: something was written"),
+            _ => panic!("{name}:\n{}", r.snapshot()),
+        }
+    }
+}
