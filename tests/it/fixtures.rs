@@ -111,7 +111,7 @@ fn has_a_member(text: &str) -> bool {
 /// final newline and indentation (the character its indented lines use,
 /// in multiples of its smallest indentation; two spaces in a file with
 /// none).
-fn follows_style(original: &str, installed: &str) -> Result<(), String> {
+pub fn follows_style(original: &str, installed: &str) -> Result<(), String> {
     let fail = |what: &str| Err(format!("{what}:\n{}", installed.escape_debug()));
     if original.starts_with('\u{feff}') != installed.starts_with('\u{feff}') {
         return fail("the BOM changed");

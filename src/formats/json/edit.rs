@@ -233,7 +233,7 @@ impl JsonDoc {
         let Some(last) = c.items.last() else {
             return self.insert_into_empty(c, &render_item, inline_if_empty);
         };
-        if text::starts_line(&self.text, last.start) {
+        if self.starts_line(last.start) {
             let indent = text::line_indent(&self.text, last.start).to_owned();
             let trailing = self.jsonc && last.comma.is_some();
             let style = Style {
@@ -289,24 +289,53 @@ impl JsonDoc {
             item.push(',');
         }
         let eol = self.style.eol;
-        if inner.trim().is_empty() {
-            let new = format!("{eol}{child}{item}{eol}{base}");
-            self.text.replace_range(c.open + 1..c.close, &new);
-            Some(inner)
-        } else {
-            // The inside holds comments: keep them, add the item after them.
-            let s = self.scanner();
-            let mut at = c.open + 1;
-            loop {
-                let next = s.skip_trivia(at);
-                if next >= c.close {
-                    break;
-                }
-                at = s.comment_end(next).unwrap_or(c.close);
+        // Comments inside (`[ // later`) stay first; the item goes on a line
+        // of its own after the last of them and the closing bracket on the
+        // next. Only the whitespace after the comments is replaced, and the
+        // old inside, returned for the record, gives it back.
+        let s = self.scanner();
+        let mut at = c.open + 1;
+        loop {
+            let next = at + self.text[at..c.close].len()
+                - self.text[at..c.close]
+                    .trim_start_matches([' ', '\t', '\n', '\r'])
+                    .len();
+            match s.comment_end(next) {
+                Some(end) if self.text.as_bytes()[next] == b'/' && end <= c.close => at = end,
+                _ => break,
             }
-            self.text.insert_str(at, &format!("{eol}{child}{item}"));
-            Some(inner)
         }
+        let new = format!("{eol}{child}{item}{eol}{base}");
+        self.text.replace_range(at..c.close, &new);
+        Some(inner)
+    }
+
+    /// Whether two insides of an empty container differ only in the
+    /// whitespace around their comments, so that giving back the one
+    /// recorded before an expansion changes nothing a user wrote.
+    pub fn same_but_whitespace(&self, a: &str, b: &str) -> bool {
+        let comments = |t: &str| -> Option<Vec<String>> {
+            let s = Scanner::new(t, self.jsonc);
+            let mut out = Vec::new();
+            let mut at = 0;
+            loop {
+                at += t[at..].len() - t[at..].trim_start_matches([' ', '\t', '\n', '\r']).len();
+                if at == t.len() {
+                    return Some(out);
+                }
+                let end = s.comment_end(at).filter(|_| t.as_bytes()[at] == b'/')?;
+                out.push(t[at..end].to_owned());
+                at = end;
+            }
+        };
+        matches!((comments(a), comments(b)), (Some(x), Some(y)) if x == y)
+    }
+
+    /// Whether only whitespace and comments stand before `pos` on its line.
+    fn starts_line(&self, pos: usize) -> bool {
+        self.scanner()
+            .skip_trivia(text::line_start(&self.text, pos))
+            == pos
     }
 
     /// Where text appended after `pos` on the same line must go: past
@@ -639,6 +668,30 @@ mod tests {
             &["a", "h"],
             "{\n  \"a\": {\n    \"h\": [\n      {\n        \"command\": \"x\"\n      }\n    ]\n  }\n}\n",
         );
+    }
+
+    /// Comments inside an empty container stay first; the item follows on
+    /// its own line, and the recorded inside closes the container again.
+    #[test]
+    fn comments_in_an_empty_container_stay_first() {
+        round_trip(
+            "{\n  \"h\": [ // later\n  ]\n}\n",
+            true,
+            &["h"],
+            "{\n  \"h\": [ // later\n    {\n      \"command\": \"x\"\n    }\n  ]\n}\n",
+        );
+        round_trip(
+            "{\n  \"h\": [ /* a */ /* b */ ]\n}",
+            true,
+            &["h"],
+            "{\n  \"h\": [ /* a */ /* b */\n    {\n      \"command\": \"x\"\n    }\n  ]\n}",
+        );
+        let d = doc("{}", true);
+        assert!(d.same_but_whitespace(" /* a */ /* b */ ", " /* a */ /* b */\n  "));
+        assert!(d.same_but_whitespace(" ", "\n"));
+        assert!(!d.same_but_whitespace(" // later\n", " // sooner\n"));
+        assert!(!d.same_but_whitespace(" /* a */ ", " "));
+        assert!(!d.same_but_whitespace(" ", " 1 "));
     }
 
     #[test]
