@@ -5,8 +5,14 @@
 //! item added on its own line is removed with exactly that line, an item
 //! appended to a one-line container is removed with exactly the `, item`
 //! that was added. The one thing an insertion can lose is the inside of an
-//! empty container it expands (`{ }` becomes multi-line); the caller records
-//! that text (see [`Inserted::expanded`]) and gives it back on removal.
+//! empty container it expands (`{ }` becomes multi-line, the `]` of
+//! `[ // later ]` moves to a line of its own); the caller records that text
+//! (see [`Inserted::expanded`]) and gives it back on removal.
+//!
+//! New text is laid out like its neighbours: an item after one that starts
+//! a line starts a line, with that item's indentation; an item in a
+//! one-line container stays on the line; nested values use the file's
+//! indentation unit, line ending and (in JSONC) trailing commas.
 
 use std::ops::Range;
 
@@ -296,10 +302,7 @@ impl JsonDoc {
         let s = self.scanner();
         let mut at = c.open + 1;
         loop {
-            let next = at + self.text[at..c.close].len()
-                - self.text[at..c.close]
-                    .trim_start_matches([' ', '\t', '\n', '\r'])
-                    .len();
+            let next = at + skip_whitespace(&self.text[at..c.close]);
             match s.comment_end(next) {
                 Some(end) if self.text.as_bytes()[next] == b'/' && end <= c.close => at = end,
                 _ => break,
@@ -319,7 +322,7 @@ impl JsonDoc {
             let mut out = Vec::new();
             let mut at = 0;
             loop {
-                at += t[at..].len() - t[at..].trim_start_matches([' ', '\t', '\n', '\r']).len();
+                at += skip_whitespace(&t[at..]);
                 if at == t.len() {
                     return Some(out);
                 }
@@ -389,6 +392,11 @@ impl JsonDoc {
         let new = render(value, &self.style, &indent, multiline);
         self.text.replace_range(item.value.clone(), &new);
     }
+}
+
+/// The length of the JSON whitespace `s` starts with.
+fn skip_whitespace(s: &str) -> usize {
+    s.len() - s.trim_start_matches([' ', '\t', '\n', '\r']).len()
 }
 
 /// The byte ranges to delete to take item `i` out of `c`, last range first
