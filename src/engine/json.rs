@@ -159,7 +159,7 @@ pub fn reconcile(input: &Input) -> Result<Outcome, Error> {
     prune(&mut doc, &mut record, input.resources, input.claims).map_err(err)?;
 
     let deleted = record.created_file && is_empty_document(&doc).map_err(err)?;
-    let after = (!deleted).then(|| text.restore(&doc.text));
+    let after = (!deleted).then(|| text.splice_result(&doc.text));
     let record = match &after {
         None => None,
         Some(bytes) => {

@@ -7,14 +7,17 @@
 //! - invalid UTF-8 is refused with the byte position ([`Text::decode`]);
 //! - the BOM is taken off before the editor sees the text (a strict JSON
 //!   parser rejects it; toml_edit drops it) and put back afterwards;
-//! - [`Text::restore`] gives the edited text back the file's conventions
-//!   that an editor may have normalised: in a file whose every line ends in
-//!   CRLF, every line ends in CRLF again, and the final newline is there
-//!   exactly when it was there before. An editor that splices (JSON,
-//!   marker blocks) never changes either, so for it this is a safety net;
-//!   one that rewrites line endings (toml_edit) edits [`Text::lf_body`]
-//!   and relies on it. A file with mixed line endings is left as the
-//!   editor made it: only a splicing editor can keep such a file exact.
+//! - an editor that splices (JSON, marker blocks) changes nothing outside
+//!   its splices, so line endings and the final newline stay as they were
+//!   by construction: [`Text::splice_result`] only puts the BOM back. It
+//!   must not "repair" line endings either: undoing an edit may rightly
+//!   bring back an LF that the edited file, all CRLF by then, lacks;
+//! - an editor that rewrites line endings or the final newline (toml_edit)
+//!   edits [`Text::lf_body`] and [`Text::restore`] gives its output the
+//!   file's conventions back: CRLF on every line of a file whose every line
+//!   ended in CRLF, and the final newline exactly when the file had one. A
+//!   file with mixed line endings cannot be restored this way; only a
+//!   splicing editor keeps such a file exact.
 //!
 //! Editors also ask this module for the file's indentation and dominant
 //! line ending, so that the lines they add look like the lines around them.
@@ -55,17 +58,23 @@ impl Text {
     }
 
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.body.len() + 3);
+        self.splice_result(&self.body)
+    }
+
+    /// The bytes of this file after a splicing editor turned `self.body`
+    /// into `edited`: the BOM back in front, nothing else touched.
+    pub fn splice_result(&self, edited: &str) -> Vec<u8> {
+        let mut out = Vec::with_capacity(edited.len() + 3);
         if self.bom {
             out.extend_from_slice(BOM.as_bytes());
         }
-        out.extend_from_slice(self.body.as_bytes());
+        out.extend_from_slice(edited.as_bytes());
         out
     }
 
-    /// The bytes of this file after an editor turned `self.body` into
-    /// `edited`: the BOM back in front, and the line endings and final
-    /// newline the file had (see the module documentation).
+    /// The bytes of this file after a normalising editor turned
+    /// [`Text::lf_body`] into `edited`: the BOM back in front, and the line
+    /// endings and final newline the file had (see the module docs).
     pub fn restore(&self, edited: &str) -> Vec<u8> {
         let mut body = std::borrow::Cow::Borrowed(edited);
         if line_endings(&self.body) == LineEndings::Crlf && has_bare_lf(&body) {
@@ -275,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn restore_leaves_mixed_line_endings_and_splices_alone() {
+    fn restore_leaves_mixed_line_endings_alone() {
         let mixed = "a\r\nb\nc\r\n";
         let t = Text::decode(mixed.as_bytes()).unwrap();
         assert_eq!(line_endings(mixed), LineEndings::Mixed);
@@ -283,6 +292,14 @@ mod tests {
         assert_eq!(t.restore("a\r\nb\nx\nc\r\n"), b"a\r\nb\nx\nc\r\n");
         let t = Text::decode(b"{\r\n}").unwrap();
         assert_eq!(t.restore("{\r\n  \"a\": 1\r\n}"), b"{\r\n  \"a\": 1\r\n}");
+    }
+
+    #[test]
+    fn a_splice_result_keeps_every_line_ending() {
+        // Undoing an edit brings back the LF of `{\n\r\n}`, though the
+        // edited file was all CRLF.
+        let t = Text::decode(b"\xef\xbb\xbf{\r\n  \"a\": 1\r\n}").unwrap();
+        assert_eq!(t.splice_result("{\n\r\n}"), b"\xef\xbb\xbf{\n\r\n}");
     }
 
     #[test]

@@ -205,7 +205,7 @@ fn round_trip(original: &[u8], ops: &[Op]) -> Result<String, TestCaseError> {
         inserted.push(apply(&mut doc, op));
         want = expected(want, op);
     }
-    let installed = text.restore(&doc.text);
+    let installed = text.splice_result(&doc.text);
     let text = Text::decode(&installed).unwrap();
     prop_assert!(
         validate(&text.body, true).is_ok(),
@@ -218,7 +218,7 @@ fn round_trip(original: &[u8], ops: &[Op]) -> Result<String, TestCaseError> {
     for (op, ins) in ops.iter().zip(&inserted).rev() {
         undo(&mut doc, op, ins);
     }
-    let back = text.restore(&doc.text);
+    let back = text.splice_result(&doc.text);
     prop_assert_eq!(
         String::from_utf8_lossy(&back),
         String::from_utf8_lossy(original),
@@ -258,9 +258,12 @@ proptest! {
                 "a bare LF in a CRLF file:\n{installed:?}"
             );
         }
+        // Indentation is well defined only in a tidy file: random trivia
+        // make up layouts (a tab, then a space, then a key) no style rule
+        // can follow.
         let body = text.trim_start_matches('\u{feff}');
         let starts = |c: char| body.lines().any(|l| l.starts_with(c));
-        if starts('\t') && !starts(' ') {
+        if style.trivia.is_empty() && starts('\t') && !starts(' ') {
             prop_assert!(
                 !installed.lines().any(|l| l.starts_with(' ') && !text.contains(l)),
                 "a new line indented with spaces in a tab file:\n{installed}"

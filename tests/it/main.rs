@@ -10,6 +10,7 @@ mod errors;
 mod fixtures;
 mod inverse;
 mod jsonc;
+mod mutations;
 mod properties;
 mod schema;
 

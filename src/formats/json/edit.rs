@@ -407,27 +407,17 @@ fn removal_ranges(text: &str, c: &Container, i: usize) -> Vec<Range<usize>> {
     let prev = i.checked_sub(1).map(|p| &c.items[p]);
     let mut ranges = Vec::new();
     if text::starts_line(text, it.start) {
-        let end = it.end_with_comma();
-        let rest = end
-            + text.as_bytes()[end..]
-                .iter()
-                .take_while(|b| **b == b' ' || **b == b'\t')
-                .count();
+        // The inverse of an insertion, which puts line break, indentation
+        // and item before the line break that ends the line it follows:
+        // take out the line break before the item's line through the item,
+        // and keep the one after it. (Taking the line with the break after
+        // it instead turns an LF into a CRLF in a file that mixes them.)
         let line = text::line_start(text, it.start);
-        match text.as_bytes().get(rest) {
-            Some(b'\n') => ranges.push(line..rest + 1),
-            Some(b'\r') if text.as_bytes().get(rest + 1) == Some(&b'\n') => {
-                ranges.push(line..rest + 2)
-            }
-            None => ranges.push(line..rest),
-            _ => {
-                let mut from = line.saturating_sub(1);
-                if from > 0 && text.as_bytes()[from - 1] == b'\r' {
-                    from -= 1;
-                }
-                ranges.push(from..end);
-            }
+        let mut from = line.saturating_sub(1);
+        if from > 0 && text.as_bytes()[from - 1] == b'\r' {
+            from -= 1;
         }
+        ranges.push(from..it.end_with_comma());
         if i + 1 == n
             && it.comma.is_none()
             && let Some(p) = prev.and_then(|p| p.comma)
@@ -700,6 +690,18 @@ mod tests {
         assert!(!d.same_but_whitespace(" // later\n", " // sooner\n"));
         assert!(!d.same_but_whitespace(" /* a */ ", " "));
         assert!(!d.same_but_whitespace(" ", " 1 "));
+    }
+
+    /// In a file that mixes CRLF and LF, the break after the last item
+    /// keeps its kind.
+    #[test]
+    fn mixed_line_endings_come_back() {
+        round_trip(
+            "{\r\n  \"a\": 1\n}",
+            false,
+            &["h"],
+            "{\r\n  \"a\": 1,\r\n  \"h\": [\r\n    {\r\n      \"command\": \"x\"\r\n    }\r\n  ]\n}",
+        );
     }
 
     #[test]
