@@ -23,6 +23,8 @@ fn fixtures() -> Vec<(&'static str, String)> {
         ("crlf", "{\r\n  \"a\": 1,\r\n  \"hooks\": {\r\n    \"Stop\": []\r\n  }\r\n}\r\n".into()),
         ("crlf without final newline", "{\r\n  \"a\": [\r\n    1\r\n  ]\r\n}".into()),
         ("mixed line endings", "{\r\n  \"a\": 1,\n  \"b\": 2\r\n}\n".into()),
+        ("an LF before the last brace of a CRLF file", "{\r\n  \"a\": 1\n}\r\n".into()),
+        ("an empty object with mixed line breaks", "\r\n{\n\r\n    }\r\n".into()),
         ("bom", "\u{feff}{\n  \"a\": 1\n}\n".into()),
         ("bom with crlf", "\u{feff}{\r\n\t\"a\": 1\r\n}\r\n".into()),
         ("bom and empty object", "\u{feff}{}".into()),
