@@ -31,6 +31,9 @@ pub struct Layout {
 pub struct Style {
     pub indent: &'static str,
     pub eol: &'static str,
+    /// Every third line break is the other kind (LF among CRLF, or the
+    /// reverse), as in a file edited on two systems.
+    pub mixed_eol: bool,
     pub final_newline: bool,
     pub bom: bool,
     /// No spaces at all: `{"a":1,"b":[1,2]}`.
@@ -97,16 +100,20 @@ pub fn value(key: impl Strategy<Value = String> + Clone + 'static) -> impl Strat
 pub fn style(jsonc: bool) -> impl Strategy<Value = Style> {
     (
         prop::sample::select(vec!["  ", "    ", "\t"]),
-        prop::sample::select(vec!["\n", "\r\n"]),
+        (
+            prop::sample::select(vec!["\n", "\r\n"]),
+            prop::bool::weighted(0.1),
+        ),
         prop::bool::weighted(0.8),
         prop::bool::weighted(0.1),
         prop::bool::weighted(if jsonc { 0.0 } else { 0.1 }),
         prop_oneof![Just(Vec::new()), prop::collection::vec(any::<u8>(), 1..48),],
     )
         .prop_map(
-            move |(indent, eol, final_newline, bom, minified, trivia)| Style {
+            move |(indent, (eol, mixed_eol), final_newline, bom, minified, trivia)| Style {
                 indent,
                 eol,
+                mixed_eol,
                 final_newline,
                 bom,
                 minified,
@@ -119,10 +126,24 @@ pub fn style(jsonc: bool) -> impl Strategy<Value = Style> {
 struct Printer<'a> {
     style: &'a Style,
     next: usize,
+    breaks: usize,
     out: String,
 }
 
 impl Printer<'_> {
+    /// The next line break.
+    fn eol(&mut self) -> &'static str {
+        self.breaks += 1;
+        match (
+            self.style.mixed_eol && self.breaks.is_multiple_of(3),
+            self.style.eol,
+        ) {
+            (true, "\n") => "\r\n",
+            (true, _) => "\n",
+            (false, eol) => eol,
+        }
+    }
+
     /// What stands in one place where trivia may, at nesting `depth`.
     fn trivia(&mut self, depth: usize) {
         let t = &self.style.trivia;
@@ -131,7 +152,7 @@ impl Printer<'_> {
         }
         let choice = t[self.next % t.len()];
         self.next += 1;
-        let eol = self.style.eol;
+        let eol = self.eol();
         let indent = self.style.indent.repeat(depth);
         let s = match (choice % 16, self.style.jsonc) {
             (0, _) => " ".to_owned(),
@@ -175,7 +196,8 @@ impl Printer<'_> {
         let n = items.len();
         for (i, (k, v)) in items.into_iter().enumerate() {
             if !one_line {
-                self.out.push_str(style.eol);
+                let eol = self.eol();
+                self.out.push_str(eol);
                 self.out.push_str(&style.indent.repeat(depth + 1));
             } else if i > 0 {
                 self.out.push_str(comma);
@@ -194,7 +216,8 @@ impl Printer<'_> {
             }
         }
         if !one_line && n > 0 {
-            self.out.push_str(style.eol);
+            let eol = self.eol();
+            self.out.push_str(eol);
             self.out.push_str(&style.indent.repeat(depth));
         }
         self.out.push(close);
@@ -206,6 +229,7 @@ pub fn render(j: &J, style: &Style) -> String {
     let mut p = Printer {
         style,
         next: 0,
+        breaks: 0,
         out: String::new(),
     };
     if style.bom {
@@ -215,7 +239,8 @@ pub fn render(j: &J, style: &Style) -> String {
     p.print(j, 0);
     p.trivia(0);
     if style.final_newline {
-        p.out.push_str(style.eol);
+        let eol = p.eol();
+        p.out.push_str(eol);
     }
     p.out
 }
