@@ -195,6 +195,29 @@ fn no_i_file_crashes_or_is_half_written() {
             names.len()
         );
     }
+    // The decisions, kept: a BOM is accepted (and kept) at the start of a
+    // file, never inside; lone surrogate escapes, huge numbers and deep
+    // nesting are valid JSON and edited like any other; anything that is
+    // not UTF-8 is refused. Only the non-objects are refused as they are.
+    let count = |wrapped, o| outcomes.get(&(wrapped, o)).map_or(0, Vec::len);
+    assert_eq!(
+        [
+            count(false, Outcome::Exact),
+            count(false, Outcome::NotUtf8),
+            count(false, Outcome::NotAnObject),
+            count(false, Outcome::Invalid),
+        ],
+        [2, 13, 20, 0]
+    );
+    assert_eq!(
+        [
+            count(true, Outcome::Exact),
+            count(true, Outcome::NotUtf8),
+            count(true, Outcome::NotAnObject),
+            count(true, Outcome::Invalid),
+        ],
+        [21, 13, 0, 1]
+    );
 }
 
 /// What users see: for every `n_` file, `coffer apply` exits 1, prints the
