@@ -12,12 +12,12 @@ pub struct Env {
     pub home: PathBuf,
     /// coffer's state folder (`$XDG_STATE_HOME/coffer`).
     pub state_dir: PathBuf,
-    /// Variables path templates may refer to.
+    /// The process environment: path templates refer to it, and desired
+    /// values that agents cannot expand themselves are resolved from it.
     pub vars: BTreeMap<String, String>,
+    /// The folder of a project-scope desired file.
+    pub project_root: Option<PathBuf>,
 }
-
-/// Variables that agents' path templates use.
-const PATH_VARS: &[&str] = &["CODEX_HOME", "XDG_CONFIG_HOME"];
 
 impl Env {
     /// An environment for `home` with the default state folder.
@@ -27,10 +27,11 @@ impl Env {
             state_dir: home.join(".local/state/coffer"),
             home,
             vars: BTreeMap::new(),
+            project_root: None,
         }
     }
 
-    /// Read HOME, XDG_STATE_HOME and the path variables from the process.
+    /// Read HOME, XDG_STATE_HOME and the rest of the process environment.
     pub fn from_process() -> Result<Env, String> {
         let home = std::env::var_os("HOME")
             .filter(|h| !h.is_empty())
@@ -46,22 +47,32 @@ impl Env {
         {
             env.state_dir = state.join("coffer");
         }
-        for name in PATH_VARS {
-            if let Ok(v) = std::env::var(name)
-                && !v.is_empty()
-            {
-                env.vars.insert((*name).to_owned(), v);
-            }
-        }
+        env.vars = std::env::vars().filter(|(_, v)| !v.is_empty()).collect();
         Ok(env)
+    }
+
+    /// The ledger partition of the desired state being reconciled.
+    pub fn scope_key(&self) -> String {
+        match &self.project_root {
+            Some(root) => format!("project:{}", root.display()),
+            None => "user".into(),
+        }
     }
 
     pub fn var(&self, name: &str) -> Option<&str> {
         self.vars.get(name).map(String::as_str)
     }
 
-    /// A path as users read it: `~/…` under the home.
+    /// A path as users read it: relative to the project root in project
+    /// scope, `~/…` under the home.
     pub fn display(&self, path: &Path) -> String {
+        if let Some(rel) = self
+            .project_root
+            .as_ref()
+            .and_then(|r| path.strip_prefix(r).ok())
+        {
+            return rel.display().to_string();
+        }
         match path.strip_prefix(&self.home) {
             Ok(rel) if rel.as_os_str().is_empty() => "~".into(),
             Ok(rel) => format!("~/{}", rel.display()),

@@ -18,6 +18,7 @@ pub mod facets;
 pub mod formats;
 pub mod fsys;
 pub mod hook;
+pub mod import;
 pub mod ownership;
 pub mod registry;
 pub mod resource;

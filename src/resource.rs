@@ -12,13 +12,22 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The syntax a target file is read and written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Syntax {
     /// Strict JSON: the agent rejects comments and trailing commas.
     Json,
     /// JSON with comments and trailing commas.
     Jsonc,
+    Toml,
+    /// YAML (Hermes' config.yaml).
+    Yaml,
+    /// JSON5 (openclaw.json): comments, unquoted keys, single quotes.
+    Json5,
+    /// Markdown with coffer's marked blocks.
+    Markdown,
+    /// A file coffer owns whole.
+    Whole,
 }
 
 impl Syntax {
@@ -28,7 +37,7 @@ impl Syntax {
 }
 
 /// How hook entries nest inside an event's array.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum HookShape {
     /// `[{matcher?, hooks: [{type, command}]}]` (Claude Code, Codex, Gemini).
@@ -38,16 +47,36 @@ pub enum HookShape {
 }
 
 /// Which facet a resource belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Facet {
     Context,
+    Mcp,
+    Instructions,
+    Skills,
+    Provider,
 }
 
 impl fmt::Display for Facet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Facet::Context => "context",
+            Facet::Mcp => "mcp",
+            Facet::Instructions => "instructions",
+            Facet::Skills => "skills",
+            Facet::Provider => "provider",
         })
     }
 }
@@ -59,13 +88,28 @@ pub struct Origin {
     pub facet: Facet,
 }
 
+impl Resource {
+    pub fn agents(&self) -> Vec<String> {
+        self.origins.iter().map(|o| o.agent.clone()).collect()
+    }
+
+    pub fn facet(&self) -> Facet {
+        self.origins[0].facet
+    }
+}
+
 /// One fragment coffer wants in one file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resource {
-    pub origin: Origin,
+    /// The agents that want it (several when they share a file).
+    pub origins: Vec<Origin>,
     pub path: PathBuf,
     pub syntax: Syntax,
     pub fragment: Fragment,
+    /// Something the plan should tell the reader about this file.
+    pub note: Option<String>,
+    /// Values in the fragment that must never be shown (resolved secrets).
+    pub secrets: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -73,8 +117,52 @@ pub enum Fragment {
     /// An element of the array at `array` (object keys from the root).
     ArrayEntry { array: Vec<String>, value: Value },
     /// A top-level key the agent needs; added when missing, taken out again
-    /// only when nothing else is left in the document.
+    /// with coffer's entries.
     RequiredKey { key: String, value: Value },
+    /// A named member of the object (or table) at `parent`, owned by coffer
+    /// through the ledger: an MCP server, a provider, a setting.
+    Member {
+        parent: Vec<String>,
+        name: String,
+        value: Value,
+        /// Take over a member of that name that coffer did not create.
+        adopt: bool,
+    },
+    /// A marked block in a Markdown file.
+    Block { name: String, body: String },
+    /// The whole file.
+    File { content: String },
+}
+
+impl Fragment {
+    /// What identifies the fragment within its file: two resources with the
+    /// same identity must agree on the value, or they conflict.
+    pub fn identity(&self) -> String {
+        match self {
+            Fragment::ArrayEntry { array, value } => format!("{} entry {value}", array.join(".")),
+            Fragment::RequiredKey { key, .. } => key.clone(),
+            Fragment::Member { parent, name, .. } => member_label(parent, name),
+            Fragment::Block { name, .. } => format!("block {name}"),
+            Fragment::File { .. } => "file".into(),
+        }
+    }
+
+    /// How a plan names the fragment.
+    pub fn label(&self) -> String {
+        match self {
+            Fragment::ArrayEntry { array, .. } => format!("{} entry", array.join(".")),
+            Fragment::RequiredKey { key, .. } => key.clone(),
+            Fragment::Member { parent, name, .. } => member_label(parent, name),
+            Fragment::Block { name, .. } => format!("block {name}"),
+            Fragment::File { .. } => "file".into(),
+        }
+    }
+}
+
+pub fn member_label(parent: &[String], name: &str) -> String {
+    let mut p = parent.to_vec();
+    p.push(name.to_owned());
+    p.join(".")
 }
 
 /// What coffer may own in a file, and how to recognise it.

@@ -2,89 +2,17 @@
 //! rendering of plans and errors. The engine below knows nothing of this.
 
 mod apply;
+mod args;
+mod generate;
 mod plan;
 mod render;
 mod report;
 
-use std::path::PathBuf;
+pub use args::*;
 
-use clap::{Args, Parser, Subcommand};
+use crate::engine::Mode;
 
 pub use report::print_error;
-
-/// coffer keeps the configuration of AI coding agents in a declared state.
-///
-/// Write one desired-state YAML file naming agents and the facets each
-/// should get; `coffer plan` shows the edits as unified diffs, `coffer
-/// apply` makes exactly those, and removing something from the file removes
-/// exactly what coffer added.
-#[derive(Debug, Parser)]
-#[command(name = "coffer", version, max_term_width = 100)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Show the changes apply would make, as unified diffs.
-    ///
-    /// Exit status: 0 when nothing would change, 1 on any error, and with
-    /// --detailed-exitcode 2 when changes are pending.
-    Plan(PlanArgs),
-    /// Make the changes the plan shows, after asking.
-    Apply(ApplyArgs),
-    /// Remove everything coffer manages for the agents named in the desired file.
-    Destroy(ApplyArgs),
-    /// Print the JSON Schema of the desired-state format.
-    Schema,
-    /// The program installed hooks run.
-    ///
-    /// Not yet implemented: this is a stub that reads nothing, prints
-    /// nothing and exits 0, so installed hooks are harmless until the hook
-    /// runtime lands.
-    Hook(HookArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct DesiredArg {
-    /// The desired-state file.
-    #[arg(
-        short = 'f',
-        long = "file",
-        value_name = "FILE",
-        default_value = "coffer.yaml"
-    )]
-    pub file: PathBuf,
-}
-
-#[derive(Debug, Args)]
-pub struct PlanArgs {
-    #[command(flatten)]
-    pub desired: DesiredArg,
-    /// Exit 2 when changes are pending (0 means none, 1 an error).
-    #[arg(long)]
-    pub detailed_exitcode: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct ApplyArgs {
-    #[command(flatten)]
-    pub desired: DesiredArg,
-    /// Apply without asking. Required when standard input is not a terminal.
-    #[arg(long)]
-    pub auto_approve: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct HookArgs {
-    /// The agent's hook dialect (claude, codex, cursor, …).
-    #[arg(long)]
-    pub dialect: Option<String>,
-    /// The agent's native event name.
-    #[arg(long)]
-    pub event: Option<String>,
-}
 
 /// How a command ended, as the exit status says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,28 +37,68 @@ impl Outcome {
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Outcome {
-    let result = match cli.command {
-        Command::Plan(args) => plan::run(&args),
-        Command::Apply(args) => apply::run(&args, coffer_mode(false)),
-        Command::Destroy(args) => apply::run(&args, coffer_mode(true)),
-        Command::Schema => {
-            print!("{}", crate::desired::schema());
-            Ok(Outcome::Done)
-        }
-        Command::Hook(_) => Ok(Outcome::Done),
-    };
-    result.unwrap_or_else(|e| {
+    dispatch(cli.command).unwrap_or_else(|e| {
         print_error(&e);
         Outcome::Failed
     })
 }
 
-fn coffer_mode(destroy: bool) -> crate::engine::Mode {
-    if destroy {
-        crate::engine::Mode::Destroy
-    } else {
-        crate::engine::Mode::Apply
+fn dispatch(command: Command) -> Result<Outcome, CliError> {
+    match command {
+        Command::Plan(args) => plan::run(&args),
+        Command::Apply(args) => match &args.plan {
+            Some(saved) => apply::run_saved(saved, &args.approval, args.output.format),
+            None => apply::run(
+                &args.desired,
+                &args.approval,
+                args.output.format,
+                Mode::Apply,
+            ),
+        },
+        Command::Destroy(args) => apply::run(
+            &args.desired,
+            &args.approval,
+            args.output.format,
+            Mode::Destroy,
+        ),
+        Command::Schema { plan } => Ok(generate::schema(plan)),
+        Command::Import(args) => generate::import(&args),
+        Command::Agents(args) => Ok(generate::agents(&args)),
+        Command::Completions { shell } => Ok(generate::completions(shell)),
+        Command::Man => generate::man(),
+        Command::Hook(_) => Ok(Outcome::Done),
     }
+}
+
+/// The file system commands work on: the real one, or, for crash-safety
+/// tests, one that kills the process after `COFFER_TEST_CRASH_AFTER`
+/// changes.
+fn filesystem() -> Box<dyn crate::fsys::Fs> {
+    use crate::fsys::{RealFs, fault::CrashAfter};
+    match std::env::var("COFFER_TEST_CRASH_AFTER")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        Some(n) => Box::new(CrashAfter::new(RealFs, n)),
+        None => Box::new(RealFs),
+    }
+}
+
+/// Read the environment and the desired file; a project-scope file makes
+/// its folder the project root.
+fn load(args: &DesiredArg) -> Result<(crate::env::Env, crate::desired::DesiredFile), CliError> {
+    let mut env = crate::env::Env::from_process().map_err(CliError::Env)?;
+    let file = crate::desired::load(&args.file).map_err(crate::error::Error::from)?;
+    if file.desired.scope == crate::registry::Scope::Project {
+        let dir = std::path::absolute(&args.file)
+            .ok()
+            .and_then(|p| p.parent().map(|d| d.to_owned()))
+            .ok_or_else(|| {
+                CliError::Env(format!("cannot tell the folder of {}", args.file.display()))
+            })?;
+        env.project_root = Some(dir);
+    }
+    Ok((env, file))
 }
 
 /// Errors of the command line itself, beside the engine's.
@@ -144,4 +112,14 @@ pub enum CliError {
     NeedsApproval,
     #[error("apply cancelled")]
     Cancelled,
+    #[error(transparent)]
+    Lock(#[from] crate::fsys::LockError),
+    #[error(transparent)]
+    Saved(#[from] crate::engine::SavedPlanError),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
 }

@@ -13,23 +13,36 @@ const BOLD: Style = Style::new().bold();
 const ADD: Style = AnsiColor::Green.on_default();
 const DEL: Style = AnsiColor::Red.on_default();
 const HUNK: Style = AnsiColor::Cyan.on_default();
+const NOTE: Style = AnsiColor::Yellow.on_default();
 
 pub(super) fn print_plan(plan: &Plan, mode: Mode) {
     let mut out = anstream::stdout().lock();
     let _ = out.write_all(plan_text(plan, mode).as_bytes());
 }
 
+pub(super) fn print_json(document: &crate::engine::PlanDocument) {
+    let mut text = serde_json::to_string_pretty(document).expect("a plan serialises");
+    text.push('\n');
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 /// The whole plan, with ANSI styles (stripped by the caller's stream).
 pub fn plan_text(plan: &Plan, mode: Mode) -> String {
+    let mut drift = String::new();
+    for d in &plan.drift {
+        drift.push_str(&format!(
+            "{NOTE}Note:{NOTE:#} {d} changed outside coffer since coffer last wrote it; coffer's own entries are checked as usual.\n"
+        ));
+    }
     if !plan.has_changes() {
         let what = if mode == Mode::Destroy {
             "Nothing to destroy"
         } else {
             "Your agents match the desired state"
         };
-        return format!("{BOLD}No changes.{BOLD:#} {what}.\n");
+        return format!("{drift}{BOLD}No changes.{BOLD:#} {what}.\n");
     }
-    let mut s = String::new();
+    let mut s = drift;
     for f in &plan.files {
         file_diff(&mut s, f);
         s.push('\n');
@@ -49,24 +62,10 @@ fn file_diff(s: &mut String, f: &FilePlan) {
         Action::Delete => "will be deleted",
     };
     s.push_str(&format!("{BOLD}# {} {action}{BOLD:#}\n", f.display));
-    let before = f
-        .before
-        .as_deref()
-        .map(String::from_utf8_lossy)
-        .unwrap_or_default();
-    let after = f
-        .after
-        .as_deref()
-        .map(String::from_utf8_lossy)
-        .unwrap_or_default();
-    let diff = similar::TextDiff::from_lines(before.as_ref(), after.as_ref());
-    let a = format!("a/{}", f.display);
-    let b = format!("b/{}", f.display);
-    let text = diff
-        .unified_diff()
-        .context_radius(3)
-        .header(&a, &b)
-        .to_string();
+    for note in &f.notes {
+        s.push_str(&format!("{NOTE}#   note: {note}{NOTE:#}\n"));
+    }
+    let text = &f.diff;
     for (i, line) in text.split_inclusive('\n').enumerate() {
         let style = match line.as_bytes().first() {
             _ if i < 2 => BOLD,

@@ -46,6 +46,17 @@ pub fn render(err: &CliError) -> String {
                 "review the plan above, then run again with --auto-approve; nothing was written",
             ),
         ),
+        CliError::Saved(crate::engine::SavedPlanError::OtherVersion { .. }) => h.render_report(
+            &mut out,
+            &MietteDiagnostic::new(err.to_string())
+                .with_help("run `coffer plan --out` again with this coffer"),
+        ),
+        CliError::Lock(crate::fsys::LockError::Busy { .. }) => h.render_report(
+            &mut out,
+            &MietteDiagnostic::new(err.to_string()).with_help(
+                "wait for the other run to finish, or raise --lock-timeout; nothing was written",
+            ),
+        ),
         other => h.render_report(&mut out, &MietteDiagnostic::new(other.to_string())),
     };
     out

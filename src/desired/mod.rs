@@ -1,14 +1,16 @@
 //! The desired state: what the user declared, typed, with positions.
 
-mod agent_map;
+mod facets;
 mod load;
 mod model;
 mod spanned;
+mod spanned_map;
 
-pub use agent_map::AgentMap;
+pub use facets::{InstructionsFacet, McpFacet, McpServer, ProviderFacet, SkillsFacet};
 pub use load::{DesiredError, DesiredFile, load, parse};
 pub use model::{AgentFacets, ContextFacet, DEFAULT_HOOK_COMMAND, Desired, Event, HookSettings};
 pub use spanned::{Sp, Span};
+pub use spanned_map::{AgentMap, SpannedMap};
 
 /// The JSON Schema of the desired-state format, as checked in under
 /// `schemas/coffer.schema.json`.

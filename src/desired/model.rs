@@ -11,8 +11,10 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::agent_map::AgentMap;
+use super::facets::{InstructionsFacet, McpFacet, ProviderFacet, SkillsFacet};
 use super::spanned::Sp;
+use super::spanned_map::AgentMap;
+use crate::registry::Scope;
 
 /// The hook program coffer installs when the desired file names none.
 pub const DEFAULT_HOOK_COMMAND: &str = "coffer hook";
@@ -24,6 +26,10 @@ pub const DEFAULT_HOOK_COMMAND: &str = "coffer hook";
 pub struct Desired {
     /// Format version. Only `1` exists.
     pub version: Sp<u32>,
+    /// `user` (the default) manages the files under the home; `project`
+    /// manages the project files under the folder that holds this file.
+    #[serde(default)]
+    pub scope: Scope,
     /// The program that installed hooks run.
     #[serde(default)]
     pub hook: HookSettings,
@@ -32,6 +38,10 @@ pub struct Desired {
     /// what coffer installed for it earlier is taken out again.
     #[serde(default)]
     pub agents: AgentMap,
+    /// Agents coffer does not know, declared in the registry's own shape
+    /// (see `coffer agents --format json` and src/registry/agents.yaml).
+    #[serde(default)]
+    pub define: Vec<crate::registry::AgentDescriptor>,
 }
 
 /// Settings of the hook program.
@@ -70,6 +80,18 @@ pub struct AgentFacets {
     /// rules and memory in front of the model.
     #[serde(default)]
     pub context: Option<Sp<ContextFacet>>,
+    /// MCP servers, by name.
+    #[serde(default)]
+    pub mcp: Option<Sp<McpFacet>>,
+    /// Persistent rules text.
+    #[serde(default)]
+    pub instructions: Option<Sp<InstructionsFacet>>,
+    /// Skill folders to deliver.
+    #[serde(default)]
+    pub skills: Option<Sp<SkillsFacet>>,
+    /// A model endpoint.
+    #[serde(default)]
+    pub provider: Option<Sp<ProviderFacet>>,
 }
 
 /// The context facet.

@@ -4,35 +4,82 @@ use super::plan::{FilePlan, Plan};
 use crate::env::Env;
 use crate::error::Error;
 use crate::fsys::Fs;
-use crate::state;
+use crate::state::journal::{Pending, PendingFile};
+use crate::state::{self, Ledger};
 
 /// Write every file of `plan`, then the ledger. Every file is first checked
 /// against the bytes the plan was computed from; if one changed, nothing is
 /// written. If a write fails, the files already written get their old
 /// bytes back.
 pub fn apply(plan: &Plan, env: &Env, fs: &dyn Fs) -> Result<(), Error> {
+    if state::fingerprint(fs, env)? != plan.ledger_before {
+        return Err(Error::Stale {
+            path: env.display(&state::ledger_path(env)),
+        });
+    }
+    // What is there now, for the staleness check and for rolling back.
+    let mut current = Vec::with_capacity(plan.files.len());
     for f in &plan.files {
-        if fs.read(&f.path)? != f.before {
+        let bytes = fs.read(&f.path)?;
+        if bytes.as_deref().map(state::sha256) != f.before_sha256 {
             return Err(Error::Stale {
                 path: f.display.clone(),
             });
         }
+        current.push(bytes);
+        fs.check_writable(&f.path)?;
     }
-    let mut done: Vec<&FilePlan> = Vec::new();
-    for f in &plan.files {
+    // The intent first: a run killed from here on leaves a ledger that the
+    // next run can settle against the files.
+    let old = state::load(fs, env)?;
+    if !plan.files.is_empty() {
+        state::save(fs, env, &intent(plan, &old))?;
+    }
+    let mut done: Vec<(&FilePlan, &Option<Vec<u8>>)> = Vec::new();
+    for (f, before) in plan.files.iter().zip(&current) {
         if let Err(e) = write_one(f, fs) {
             roll_back(&done, fs);
+            let _ = state::save(fs, env, &old);
             return Err(e.into());
         }
-        done.push(f);
+        done.push((f, before));
     }
-    if plan.ledger_changed
+    if (plan.ledger_changed || !plan.files.is_empty())
         && let Err(e) = state::save(fs, env, &plan.ledger)
     {
         roll_back(&done, fs);
+        let _ = state::save(fs, env, &old);
         return Err(e.into());
     }
     Ok(())
+}
+
+/// The ledger as it was, plus a note of every file about to change.
+fn intent(plan: &Plan, old: &Ledger) -> Ledger {
+    let before = old.scopes.get(&plan.scope);
+    let after = plan.ledger.scopes.get(&plan.scope);
+    let files = plan
+        .files
+        .iter()
+        .map(|f| {
+            (
+                f.path.clone(),
+                PendingFile {
+                    before_sha256: f.before_sha256.clone(),
+                    after_sha256: f.after.as_deref().map(state::sha256),
+                    old: before.and_then(|r| r.get(&f.path)).cloned(),
+                    new: after.and_then(|r| r.get(&f.path)).cloned(),
+                },
+            )
+        })
+        .collect();
+    Ledger {
+        pending: Some(Pending {
+            scope: plan.scope.clone(),
+            files,
+        }),
+        ..old.clone()
+    }
 }
 
 fn write_one(f: &FilePlan, fs: &dyn Fs) -> std::io::Result<()> {
@@ -54,9 +101,9 @@ fn write_one(f: &FilePlan, fs: &dyn Fs) -> std::io::Result<()> {
 }
 
 /// Best effort: put back what was there before, newest first.
-fn roll_back(done: &[&FilePlan], fs: &dyn Fs) {
-    for f in done.iter().rev() {
-        let _ = match &f.before {
+fn roll_back(done: &[(&FilePlan, &Option<Vec<u8>>)], fs: &dyn Fs) {
+    for (f, before) in done.iter().rev() {
+        let _ = match before {
             Some(bytes) => {
                 for dir in &f.remove_dirs {
                     let _ = fs.create_dir(dir);

@@ -5,10 +5,20 @@
 //! rolls back the files it already wrote if a later write fails.
 
 mod apply;
-/// Reconciling one JSON or JSONC file. Public so that tests can drive it
-/// on file kinds no built-in agent uses yet (JSONC).
-pub mod json;
+pub mod diff;
+mod document;
+mod json;
+pub mod markdown;
+mod members;
+mod opening;
 mod plan;
+/// One file's reconcile, the step plan runs per file. Public so that tests
+/// can drive it directly, thousands of times, on files of any syntax.
+pub mod reconcile;
+mod toml;
+mod whole;
 
 pub use apply::apply;
+pub use document::{FORMAT_VERSION, PlanDocument, SavedPlan, SavedPlanError, plan_schema};
 pub use plan::{Action, Change, ChangeOp, FilePlan, Mode, Plan, Summary, plan};
+pub use reconcile::Retain;

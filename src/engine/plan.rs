@@ -4,17 +4,17 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::json;
+use super::reconcile::{self, Input, Retain};
 use crate::desired::DesiredFile;
 use crate::env::Env;
 use crate::error::Error;
 use crate::facets::{self, Compiled};
 use crate::fsys::{Fs, missing_dirs};
 use crate::registry::Registry;
-use crate::resource::{Claim, Origin, Resource, Syntax};
-use crate::state::{self, Ledger};
+use crate::resource::{Claim, Facet, Resource, Syntax};
+use crate::state::{self, Files, Ledger};
 
 /// Whether to reach the desired state or take everything out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,7 +24,7 @@ pub enum Mode {
     Destroy,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ChangeOp {
     Add,
@@ -33,15 +33,15 @@ pub enum ChangeOp {
 }
 
 /// One fragment added, changed or removed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Change {
     pub op: ChangeOp,
-    #[serde(flatten)]
-    pub origin: Origin,
+    pub facet: Facet,
+    pub agents: Vec<String>,
     pub what: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
     Create,
@@ -55,9 +55,16 @@ pub struct FilePlan {
     pub path: PathBuf,
     /// The path as users read it (`~/…`).
     pub display: String,
-    pub before: Option<Vec<u8>>,
+    /// SHA-256 of the bytes the plan was computed from; `None`: no file.
+    pub before_sha256: Option<String>,
     pub after: Option<Vec<u8>>,
+    /// The unified diff, secrets taken out.
+    pub diff: String,
     pub changes: Vec<Change>,
+    /// What the reader should know about this file.
+    pub notes: Vec<String>,
+    /// Values that must never be shown: renderers put `(sensitive)` there.
+    pub secrets: Vec<String>,
     /// Folders to create before writing, outermost first.
     pub create_dirs: Vec<PathBuf>,
     /// Folders coffer created that go once the file is deleted, if empty.
@@ -66,7 +73,7 @@ pub struct FilePlan {
 
 impl FilePlan {
     pub fn action(&self) -> Action {
-        match (&self.before, &self.after) {
+        match (&self.before_sha256, &self.after) {
             (None, _) => Action::Create,
             (Some(_), None) => Action::Delete,
             (Some(_), Some(_)) => Action::Update,
@@ -76,14 +83,25 @@ impl FilePlan {
 
 #[derive(Debug, Clone)]
 pub struct Plan {
+    pub mode: Mode,
+    /// The ledger partition this plan reconciles.
+    pub scope: String,
     /// Files whose bytes change, in path order.
     pub files: Vec<FilePlan>,
     /// The ledger as it will be after the apply.
     pub ledger: Ledger,
     pub ledger_changed: bool,
+    /// Fingerprint of the ledger the plan was computed from.
+    pub ledger_before: String,
+    /// Files changed outside coffer since it last wrote them (as users
+    /// read the paths). Information, not a pending change: what coffer
+    /// owns may still be intact.
+    pub drift: Vec<String>,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct Summary {
     pub add: usize,
     pub change: usize,
@@ -111,40 +129,84 @@ impl Plan {
 /// Everything coffer has to consider for one file.
 struct Target<'a> {
     syntax: Syntax,
-    resources: Vec<&'a Resource>,
+    resources: Vec<Resource>,
     claims: Vec<&'a Claim>,
 }
 
 pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Plan, Error> {
-    let compiled = facets::compile(file, Registry::builtin(), env)?;
+    let registry = Registry::builtin().with(&file.desired.define);
+    let compiled = facets::compile(file, &registry, env, fs)?;
+    let ledger_before = state::fingerprint(fs, env)?;
     let ledger = state::load(fs, env)?;
-    let targets = gather(&compiled, &ledger, mode)?;
+    let scope_key = env.scope_key();
+    let empty = Files::new();
+    let records = ledger.scopes.get(&scope_key).unwrap_or(&empty);
+    let targets = gather(&compiled, records, mode)?;
+    let retain = match mode {
+        Mode::Apply => Retain::Nothing,
+        Mode::Destroy => Retain::AllBut(&compiled.agents),
+    };
 
-    let mut after_ledger = ledger.clone();
+    let mut after_records = records.clone();
     let mut files = Vec::new();
+    let mut drift = Vec::new();
     for (path, target) in &targets {
         let display = env.display(path);
         let before = fs.read(path)?;
-        let record = ledger.files.get(path);
-        let outcome = json::reconcile(&json::Input {
+        let record = records.get(path);
+        if let (Some(r), Some(b)) = (record, &before)
+            && r.sha256 != state::sha256(b)
+        {
+            drift.push(display.clone());
+        }
+        let resources: Vec<&Resource> = target.resources.iter().collect();
+        let outcome = reconcile::reconcile(&Input {
             display: &display,
             before: before.as_deref(),
             syntax: target.syntax,
-            resources: &target.resources,
+            resources: &resources,
             claims: &target.claims,
             record,
+            retain,
         })?;
-        let mut new_record = outcome.record;
+        let mut new_record = outcome.record.clone();
+        let mut notes: Vec<String> = target
+            .resources
+            .iter()
+            .filter_map(|r| r.note.clone())
+            .collect();
+        notes.dedup();
+        // Every mode knows the secrets, so a destroy shows none either.
+        let mut secrets: Vec<String> = compiled
+            .resources
+            .iter()
+            .filter(|r| &r.path == path)
+            .flat_map(|r| r.secrets.iter().cloned())
+            .collect();
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        secrets.dedup();
+        if before == outcome.after {
+            update_record(&mut after_records, path, outcome.record);
+            continue;
+        }
         let mut plan = FilePlan {
             path: path.clone(),
+            before_sha256: before.as_deref().map(state::sha256),
+            diff: super::diff::unified(
+                &display,
+                before.as_deref(),
+                outcome.after.as_deref(),
+                &secrets,
+            ),
             display,
-            before,
             after: outcome.after,
             changes: outcome.changes,
+            notes,
+            secrets,
             create_dirs: Vec::new(),
             remove_dirs: Vec::new(),
         };
-        match (&plan.before, &plan.after) {
+        match (&plan.before_sha256, &plan.after) {
             (None, Some(_)) => {
                 plan.create_dirs = missing_dirs(fs, path);
                 if let Some(r) = new_record.as_mut() {
@@ -156,74 +218,119 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
             }
             _ => {}
         }
-        match new_record {
-            Some(r) => after_ledger.files.insert(path.clone(), r),
-            None => after_ledger.files.remove(path),
-        };
-        if plan.before != plan.after {
-            files.push(plan);
-        }
+        update_record(&mut after_records, path, new_record);
+        files.push(plan);
+    }
+    let mut after_ledger = ledger.clone();
+    if after_records.is_empty() {
+        after_ledger.scopes.remove(&scope_key);
+    } else {
+        after_ledger.scopes.insert(scope_key, after_records);
     }
     let ledger_changed = after_ledger != ledger;
     Ok(Plan {
+        mode,
+        scope: env.scope_key(),
         files,
         ledger: after_ledger,
         ledger_changed,
+        ledger_before,
+        drift,
     })
 }
 
-/// Group resources and claims by file. Files the ledger knows are included
-/// too, so that what coffer installed for an agent the desired file no
-/// longer names is taken out again.
+fn update_record(records: &mut Files, path: &Path, record: Option<state::FileRecord>) {
+    match record {
+        Some(r) => records.insert(path.to_owned(), r),
+        None => records.remove(path),
+    };
+}
+
+/// Group resources and claims by file, merging what several agents want
+/// alike and refusing what they want differently. Files the ledger knows
+/// are included too, so that what coffer installed for an agent the
+/// desired file no longer names is taken out again.
 fn gather<'a>(
     compiled: &'a Compiled,
-    ledger: &'a Ledger,
+    records: &'a Files,
     mode: Mode,
 ) -> Result<BTreeMap<PathBuf, Target<'a>>, Error> {
     let mut targets: BTreeMap<PathBuf, Target> = BTreeMap::new();
-    fn target<'m, 'a>(
-        targets: &'m mut BTreeMap<PathBuf, Target<'a>>,
-        path: &Path,
-        syntax: Syntax,
-    ) -> Result<&'m mut Target<'a>, Error> {
-        let t = targets.entry(path.to_owned()).or_insert_with(|| Target {
-            syntax,
-            resources: Vec::new(),
-            claims: Vec::new(),
-        });
-        if t.syntax != syntax {
-            return Err(Error::Conflict {
-                message: format!(
-                    "{} is read as both {:?} and {:?}",
-                    path.display(),
-                    t.syntax,
-                    syntax
-                ),
-                help: "two agents share this file with different syntax; report this registry bug"
-                    .into(),
-            });
-        }
-        Ok(t)
-    }
     if mode == Mode::Apply {
         for r in &compiled.resources {
-            target(&mut targets, &r.path, r.syntax)?.resources.push(r);
+            let t = target(&mut targets, &r.path, r.syntax)?;
+            let same = t
+                .resources
+                .iter_mut()
+                .find(|o| o.fragment.identity() == r.fragment.identity());
+            match same {
+                Some(o) if o.fragment == r.fragment => {
+                    for origin in &r.origins {
+                        if !o.origins.contains(origin) {
+                            o.origins.push(origin.clone());
+                        }
+                    }
+                }
+                Some(o) => {
+                    return Err(Error::Conflict {
+                        message: format!(
+                            "{} and {} want different {} in {}",
+                            o.origins[0].agent,
+                            r.origins[0].agent,
+                            r.fragment.label(),
+                            r.path.display()
+                        ),
+                        help: "give both agents the same definition, or use different names".into(),
+                    });
+                }
+                None => t.resources.push(r.clone()),
+            }
         }
     }
     for c in &compiled.claims {
         target(&mut targets, &c.path, c.syntax)?.claims.push(c);
     }
-    for (path, record) in &ledger.files {
-        let named = |c: &Claim| compiled.agents.contains(&c.origin.agent);
-        if mode == Mode::Destroy && !record.claims.iter().any(named) {
+    for (path, record) in records {
+        if mode == Mode::Destroy
+            && !record
+                .agents()
+                .iter()
+                .any(|a| compiled.agents.iter().any(|n| n == a))
+        {
             continue;
         }
         let t = target(&mut targets, path, record.syntax)?;
         for c in &record.claims {
-            if !t.claims.contains(&c) {
+            let named = compiled.agents.contains(&c.origin.agent);
+            if (mode == Mode::Apply || named) && !t.claims.contains(&c) {
                 t.claims.push(c);
             }
         }
     }
     Ok(targets)
+}
+
+fn target<'m, 'a>(
+    targets: &'m mut BTreeMap<PathBuf, Target<'a>>,
+    path: &Path,
+    syntax: Syntax,
+) -> Result<&'m mut Target<'a>, Error> {
+    let t = targets.entry(path.to_owned()).or_insert_with(|| Target {
+        syntax,
+        resources: Vec::new(),
+        claims: Vec::new(),
+    });
+    if t.syntax != syntax {
+        return Err(Error::Conflict {
+            message: format!(
+                "{} is read as both {:?} and {:?}",
+                path.display(),
+                t.syntax,
+                syntax
+            ),
+            help: "two agents share this file with different syntax; fix the registry entries"
+                .into(),
+        });
+    }
+    Ok(t)
 }

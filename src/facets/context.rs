@@ -1,68 +1,67 @@
 //! The context facet: a hook entry per event that runs coffer's hook program.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 
-use super::{Compiled, shell_join};
+use super::{Compiled, Placed, shell_join};
 use crate::desired::{ContextFacet, DesiredError, DesiredFile, Event, Sp};
-use crate::env::Env;
-use crate::registry::{AgentDescriptor, ContextSupport, HookSpec, expand};
-use crate::resource::{Claim, ClaimKind, Facet, Fragment, HookShape, Origin, Resource};
+use crate::registry::{AgentDescriptor, ContextSupport, HookSpec, PluginSpec, templates};
+use crate::resource::{Claim, ClaimKind, Facet, Fragment, HookShape, Resource, Syntax};
 
 pub(super) fn compile(
-    file: &DesiredFile,
+    placed: &Placed,
     agent: &AgentDescriptor,
     facet: &Sp<ContextFacet>,
     program: &[String],
-    env: &Env,
     out: &mut Compiled,
 ) -> Result<(), DesiredError> {
+    let file = placed.file;
     let spec = match &agent.context {
         ContextSupport::ShellCommand(spec) => spec,
-        ContextSupport::Unsupported { evidence } => {
+        ContextSupport::PluginDrop(spec) => {
+            return plugin_drop(placed, agent, facet, spec, program, out);
+        }
+        ContextSupport::InstructionsBlock(_) => {
             return Err(file.error_at(
                 facet.span,
-                &format!("{} cannot take the context facet", agent.id),
-                "not supported by this agent",
-                Some(format!("evidence: {evidence}")),
+                &format!("{}'s context mechanism is not built yet", agent.id),
+                "not yet",
+                None,
             ));
         }
-    };
-    let path = expand(&spec.file, env)
-        .map_err(|e| file.error_at(facet.span, &e.to_string(), "for this facet", None))?;
-    let origin = Origin {
-        agent: agent.id.clone(),
-        facet: Facet::Context,
-    };
-    let default_events = [Sp::unplaced(Event::SessionStart)];
-    let events = facet.value.events.as_deref().unwrap_or(&default_events);
-    let mut seen = Vec::new();
-    for event in events {
-        if seen.contains(&event.value) {
-            continue;
+        ContextSupport::Unsupported { evidence } => {
+            return Err(placed.unsupported(agent, "context", facet.span, evidence));
         }
-        seen.push(event.value);
-        let native = native_event(file, agent, spec, event)?;
+    };
+    let (path, origin) = placed.target(agent, Facet::Context, &spec.places, facet.span)?;
+    for event in requested_events(facet) {
+        let native = native_event(file, agent, &spec.events, &spec.evidence, &event)?;
         let mut array = spec.hooks_key.clone();
         array.push(native.to_owned());
         out.resources.push(Resource {
-            origin: origin.clone(),
+            origins: vec![origin.clone()],
             path: path.clone(),
             syntax: spec.syntax,
             fragment: Fragment::ArrayEntry {
                 array,
                 value: hook_entry(spec, program, native),
             },
+            note: spec.note.clone(),
+            secrets: Vec::new(),
         });
     }
     for (key, value) in &spec.root_keys {
         out.resources.push(Resource {
-            origin: origin.clone(),
+            origins: vec![origin.clone()],
             path: path.clone(),
             syntax: spec.syntax,
             fragment: Fragment::RequiredKey {
                 key: key.clone(),
                 value: value.clone(),
             },
+            note: None,
+            secrets: Vec::new(),
         });
     }
     out.claims.push(Claim {
@@ -78,29 +77,88 @@ pub(super) fn compile(
     Ok(())
 }
 
+/// The thin plugin that runs the hook program from inside the agent: one
+/// file, or a folder, that coffer owns whole.
+fn plugin_drop(
+    placed: &Placed,
+    agent: &AgentDescriptor,
+    facet: &Sp<ContextFacet>,
+    spec: &PluginSpec,
+    program: &[String],
+    out: &mut Compiled,
+) -> Result<(), DesiredError> {
+    for event in requested_events(facet) {
+        native_event(placed.file, agent, &spec.events, &spec.evidence, &event)?;
+    }
+    let (path, origin) = placed.target(agent, Facet::Context, &spec.places, facet.span)?;
+    let files = templates::template(&spec.template).ok_or_else(|| {
+        placed.file.error_at(
+            facet.span,
+            &format!(
+                "{}'s registry entry names an unknown plugin template `{}`",
+                agent.id, spec.template
+            ),
+            "this agent",
+            None,
+        )
+    })?;
+    let argv = serde_json::to_string(program).expect("words serialise");
+    for (rel, text) in files {
+        out.resources.push(Resource {
+            origins: vec![origin.clone()],
+            path: if rel.is_empty() {
+                path.clone()
+            } else {
+                path.join(rel)
+            },
+            syntax: Syntax::Whole,
+            fragment: Fragment::File {
+                content: text.replace(templates::HOOK_ARGV, &argv),
+            },
+            note: None,
+            secrets: Vec::new(),
+        });
+    }
+    Ok(())
+}
+
+/// The events the facet asks for (default: session start), each once.
+fn requested_events(facet: &Sp<ContextFacet>) -> Vec<Sp<Event>> {
+    let mut out: Vec<Sp<Event>> = Vec::new();
+    match &facet.value.events {
+        None => out.push(Sp::unplaced(Event::SessionStart)),
+        Some(events) => {
+            for e in events {
+                if !out.iter().any(|o| o.value == e.value) {
+                    out.push(e.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The agent's name for `event`, or an error citing the agent's events.
 fn native_event<'a>(
     file: &DesiredFile,
     agent: &AgentDescriptor,
-    spec: &'a HookSpec,
+    events: &'a BTreeMap<Event, String>,
+    evidence: &str,
     event: &Sp<Event>,
 ) -> Result<&'a str, DesiredError> {
-    spec.events
-        .get(&event.value)
-        .map(String::as_str)
-        .ok_or_else(|| {
-            let has: Vec<&str> = spec.events.keys().map(|e| e.as_str()).collect();
-            file.error_at(
-                event.span,
-                &format!("{} has no `{}` event", agent.id, event.value),
-                "not an event of this agent",
-                Some(format!(
-                    "{}'s events are: {} (evidence: {})",
-                    agent.id,
-                    has.join(", "),
-                    spec.evidence
-                )),
-            )
-        })
+    events.get(&event.value).map(String::as_str).ok_or_else(|| {
+        let has: Vec<&str> = events.keys().map(|e| e.as_str()).collect();
+        file.error_at(
+            event.span,
+            &format!("{} has no `{}` event", agent.id, event.value),
+            "not an event of this agent",
+            Some(format!(
+                "{}'s events are: {} (evidence: {evidence})",
+                agent.id,
+                has.join(", ")
+            )),
+        )
+    })
 }
 
 /// The entry coffer writes into an event's array.

@@ -46,6 +46,10 @@ impl Fs for MemFs {
         self.dirs.lock().unwrap().contains(path)
     }
 
+    fn is_file(&self, path: &Path) -> bool {
+        self.files.lock().unwrap().contains_key(path)
+    }
+
     fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
         if !path.parent().is_some_and(|p| self.is_dir(p)) {
             return Err(io::Error::new(

@@ -4,12 +4,15 @@
 //! the code that applies, and the engine can be exercised on an in-memory
 //! file system by property tests that run thousands of cases.
 
+pub mod fault;
+mod lock;
 mod mem;
 mod real;
 
 use std::io;
 use std::path::Path;
 
+pub use lock::{LockError, LockGuard, lock};
 pub use mem::MemFs;
 pub use real::RealFs;
 
@@ -17,6 +20,8 @@ pub trait Fs {
     /// The file's bytes, or `None` when there is no file.
     fn read(&self, path: &Path) -> io::Result<Option<Vec<u8>>>;
     fn is_dir(&self, path: &Path) -> bool;
+    /// Whether there is a file at `path` (without reading it).
+    fn is_file(&self, path: &Path) -> bool;
     /// Replace the file's content atomically, keeping its permissions and
     /// writing through a symlink to its target.
     fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()>;
@@ -24,6 +29,11 @@ pub trait Fs {
     fn create_dir(&self, path: &Path) -> io::Result<()>;
     /// Remove a folder if it is empty; report whether it was removed.
     fn remove_empty_dir(&self, path: &Path) -> io::Result<bool>;
+    /// Refuse, before anything is written, a file or folder marked
+    /// read-only: the user (or a dotfiles manager) said not to change it.
+    fn check_writable(&self, _path: &Path) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The ancestors of `path` that do not exist, outermost first.

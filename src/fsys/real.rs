@@ -25,6 +25,10 @@ impl Fs for RealFs {
         path.is_dir()
     }
 
+    fn is_file(&self, path: &Path) -> bool {
+        path.is_file()
+    }
+
     fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
         let target = resolve_symlink(path)?;
         let dir = target.parent().unwrap_or(Path::new("/"));
@@ -63,6 +67,29 @@ impl Fs for RealFs {
 
     fn create_dir(&self, path: &Path) -> io::Result<()> {
         fs_err::create_dir(path)
+    }
+
+    fn check_writable(&self, path: &Path) -> io::Result<()> {
+        // Mode bits, not access(2): running as root must not override a
+        // read-only mark either.
+        let target = resolve_symlink(path)?;
+        let read_only = |p: &Path, what: &str| -> io::Result<()> {
+            match std::fs::metadata(p) {
+                Ok(m) if m.permissions().mode() & 0o222 == 0 => Err(io::Error::new(
+                    io::ErrorKind::PermissionDenied,
+                    format!(
+                        "{} {what} is read-only; make it writable or leave it out of the desired state",
+                        p.display()
+                    ),
+                )),
+                _ => Ok(()),
+            }
+        };
+        read_only(&target, "")?;
+        match target.ancestors().skip(1).find(|d| d.is_dir()) {
+            Some(dir) => read_only(dir, "(the folder)"),
+            None => Ok(()),
+        }
     }
 
     fn remove_empty_dir(&self, path: &Path) -> io::Result<bool> {

@@ -7,6 +7,8 @@
 //! lost ledger degrades safely: recognisable entries still come out, and
 //! anything whose origin cannot be proved stays.
 
+pub mod journal;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -18,17 +20,28 @@ use crate::resource::{Claim, Syntax};
 
 const LEDGER_VERSION: u32 = 1;
 
+/// Everything coffer did, per desired state: the user scope of this home
+/// (`user`) and each project (`project:<root>`). A desired file reconciles
+/// its own partition only, so applying a project's desired file never takes
+/// out what the user-scope file installed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ledger {
     pub version: u32,
-    pub files: BTreeMap<PathBuf, FileRecord>,
+    pub scopes: BTreeMap<String, Files>,
+    /// An apply in progress (see `journal`); settled when loaded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<journal::Pending>,
 }
+
+/// The records of one desired state, by target file.
+pub type Files = BTreeMap<PathBuf, FileRecord>;
 
 impl Default for Ledger {
     fn default() -> Self {
         Ledger {
             version: LEDGER_VERSION,
-            files: BTreeMap::new(),
+            scopes: BTreeMap::new(),
+            pending: None,
         }
     }
 }
@@ -56,6 +69,15 @@ pub struct FileRecord {
     /// Empty containers coffer expanded, with their original inside.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub emptied: Vec<Emptied>,
+    /// Named members coffer owns (MCP servers, providers, settings).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<OwnedMember>,
+    /// Marked blocks coffer placed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<OwnedBlock>,
+    /// coffer owns the whole file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whole: Option<OwnedWhole>,
     /// SHA-256 of the bytes coffer last wrote.
     pub sha256: String,
 }
@@ -70,6 +92,9 @@ impl FileRecord {
             created_containers: Vec::new(),
             created_root_keys: Vec::new(),
             emptied: Vec::new(),
+            members: Vec::new(),
+            blocks: Vec::new(),
+            whole: None,
             sha256: String::new(),
         }
     }
@@ -80,7 +105,66 @@ impl FileRecord {
             || !self.created_containers.is_empty()
             || !self.created_root_keys.is_empty()
             || !self.emptied.is_empty()
+            || !self.members.is_empty()
+            || !self.blocks.is_empty()
+            || self.whole.is_some()
     }
+
+    /// Every agent with a stake in the file.
+    pub fn agents(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = self
+            .claims
+            .iter()
+            .map(|c| c.origin.agent.as_str())
+            .collect();
+        out.extend(
+            self.members
+                .iter()
+                .flat_map(|m| m.origins.iter().map(String::as_str)),
+        );
+        out.extend(
+            self.blocks
+                .iter()
+                .flat_map(|b| b.origins.iter().map(String::as_str)),
+        );
+        out.extend(
+            self.whole
+                .iter()
+                .flat_map(|w| w.origins.iter().map(String::as_str)),
+        );
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// A named member coffer owns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OwnedMember {
+    pub parent: Vec<String>,
+    pub name: String,
+    pub facet: crate::resource::Facet,
+    /// The agents that want it.
+    pub origins: Vec<String>,
+    /// The value it had before coffer adopted it, put back on removal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adopted: Option<serde_json::Value>,
+}
+
+/// A file coffer owns whole, for these agents.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OwnedWhole {
+    pub facet: crate::resource::Facet,
+    pub origins: Vec<String>,
+}
+
+/// A marked block coffer placed, and how, so removal is exact.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OwnedBlock {
+    pub name: String,
+    pub origins: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<crate::formats::markdown::Placement>,
 }
 
 /// A top-level key coffer added (Cursor's `version`), and the other tools'
@@ -122,12 +206,31 @@ pub fn load(fs: &dyn Fs, env: &Env) -> Result<Ledger, StateError> {
     let shown = || env.display(&path);
     match fs.read(&path) {
         Ok(None) => Ok(Ledger::default()),
-        Ok(Some(bytes)) => serde_json::from_slice(&bytes).map_err(|source| StateError::Damaged {
+        Ok(Some(bytes)) => {
+            let mut ledger: Ledger =
+                serde_json::from_slice(&bytes).map_err(|source| StateError::Damaged {
+                    path: shown(),
+                    source,
+                })?;
+            journal::settle(&mut ledger, fs);
+            Ok(ledger)
+        }
+        Err(source) => Err(StateError::Io {
             path: shown(),
             source,
         }),
+    }
+}
+
+/// A fingerprint of the ledger as it is on disk, so that a plan can tell
+/// whether another run changed it since.
+pub fn fingerprint(fs: &dyn Fs, env: &Env) -> Result<String, StateError> {
+    let path = ledger_path(env);
+    match fs.read(&path) {
+        Ok(Some(bytes)) => Ok(sha256(&bytes)),
+        Ok(None) => Ok("absent".into()),
         Err(source) => Err(StateError::Io {
-            path: shown(),
+            path: env.display(&path),
             source,
         }),
     }

@@ -43,7 +43,10 @@ fn apply_without_a_terminal_refuses_and_writes_nothing() {
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("--auto-approve"), "{}", r.stderr);
     assert_eq!(env.tree(), before);
-    assert!(!env.root.join("state").exists(), "no state written either");
+    assert!(
+        !env.root.join("state/coffer/state.json").exists(),
+        "no record written either"
+    );
 }
 
 #[test]
@@ -132,4 +135,24 @@ fn hook_stub_is_silent() {
         "--unknown",
     ]);
     assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
+}
+
+#[test]
+fn completions_and_man_page() {
+    let env = TestEnv::new();
+    for shell in ["bash", "zsh", "fish"] {
+        let r = env.run(&["completions", shell]);
+        assert_eq!(r.code, 0);
+        assert!(
+            r.stdout.contains("destroy") && r.stdout.contains("detailed-exitcode"),
+            "{shell}"
+        );
+    }
+    let r = env.run(&["man"]);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.starts_with(".ie") && r.stdout.contains(".TH coffer 1"),
+        "{}",
+        r.stdout
+    );
 }

@@ -53,8 +53,10 @@ fn unknown_event() {
 
 #[test]
 fn event_the_agent_lacks() {
+    // Every built-in agent has every event (Codex's SessionEnd was proven by
+    // tests/agents), so a declared agent with one event stands in.
     insta::assert_snapshot!(plan_error(
-        "version: 1\nagents:\n  codex:\n    context:\n      events: [session-start, session-end]\n"
+        "version: 1\ndefine:\n  - id: tiny\n    name: Tiny\n    context:\n      mechanism: shell-command\n      user: ~/.tiny/hooks.json\n      project: .tiny/hooks.json\n      syntax: json\n      hooks_key: [hooks]\n      shape: matcher-groups\n      dialect: claude\n      entry: { type: command }\n      events:\n        session-start: SessionStart\n      evidence: https://example.invalid/tiny\n    mcp: { mechanism: unsupported, evidence: none }\n    instructions: { mechanism: unsupported, evidence: none }\n    skills: { mechanism: unsupported, evidence: none }\n    provider: { mechanism: unsupported, evidence: none }\nagents:\n  tiny:\n    context:\n      events: [session-start, session-end]\n"
     ));
 }
 

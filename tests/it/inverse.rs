@@ -211,3 +211,24 @@ fn a_broken_target_stops_the_whole_plan() {
         r.stderr
     );
 }
+
+#[test]
+fn read_only_files_and_folders_stop_the_apply_before_any_write() {
+    for read_only_folder in [false, true] {
+        let env = TestEnv::new();
+        env.desired(THREE_AGENTS);
+        let p = env.put(".cursor/hooks.json", "{\"version\": 1}\n");
+        let locked = if read_only_folder {
+            env.home.join(".cursor")
+        } else {
+            p.clone()
+        };
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+        let before = env.tree();
+        let r = env.run(&["apply", "--auto-approve"]);
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(r.code, 1, "{}", r.snapshot());
+        assert!(r.stderr.contains("is read-only"), "{}", r.stderr);
+        assert_eq!(env.tree(), before, "nothing written anywhere");
+    }
+}

@@ -18,7 +18,7 @@
 
 use std::path::{Path, PathBuf};
 
-use coffer::engine::json::{Input, reconcile};
+use coffer::engine::reconcile::{Input, Retain, reconcile};
 use coffer::formats::json::edit::{Inserted, JsonDoc};
 use coffer::formats::json::validate::{blank_comments_and_trailing_commas, validate};
 use coffer::formats::text::Text;
@@ -276,7 +276,8 @@ proptest! {
 // The engine's reconcile on a JSONC hooks file
 
 /// coffer's hook entries at `events` of a JSONC file shaped like Claude's
-/// settings, and the claim that lets coffer find them again.
+/// settings and an MCP server beside them, and the claim that lets coffer
+/// find its hook entries again (members it finds through the record).
 fn jsonc_hooks(events: &[&str]) -> (Vec<Resource>, Claim) {
     let origin = Origin {
         agent: "test-jsonc".into(),
@@ -286,14 +287,32 @@ fn jsonc_hooks(events: &[&str]) -> (Vec<Resource>, Claim) {
     let resources = events
         .iter()
         .map(|e| Resource {
-            origin: origin.clone(),
+            origins: vec![origin.clone()],
             path: path.clone(),
             syntax: Syntax::Jsonc,
             fragment: Fragment::ArrayEntry {
                 array: vec!["hooks".into(), (*e).into()],
                 value: json!({"hooks": [{"type": "command", "command": format!("coffer hook --event {e}")}]}),
             },
+            note: None,
+            secrets: Vec::new(),
         })
+        .chain(std::iter::once(Resource {
+            origins: vec![Origin {
+                agent: "test-jsonc".into(),
+                facet: Facet::Mcp,
+            }],
+            path: path.clone(),
+            syntax: Syntax::Jsonc,
+            fragment: Fragment::Member {
+                parent: vec!["mcpServers".into()],
+                name: "Coffer".into(),
+                value: json!({"command": "coffer", "args": ["mcp"], "env": {}}),
+                adopt: false,
+            },
+            note: None,
+            secrets: Vec::new(),
+        }))
         .collect();
     let claim = Claim {
         origin,
@@ -321,6 +340,7 @@ fn engine_round_trip(original: &[u8], events: &[&str]) -> Result<Vec<u8>, TestCa
             resources,
             claims: &claims,
             record,
+            retain: Retain::Nothing,
         })
         .unwrap_or_else(|e| panic!("{e}"))
     };
@@ -546,12 +566,13 @@ fn every_jsonc_fixture_is_exact_through_the_engine() {
     );
 }
 
-/// New text in a JSONC file copies its trailing commas, with its tabs.
+/// New text in a JSONC file (a hook entry, an MCP server) copies its
+/// trailing commas, with its tabs.
 #[test]
 fn new_text_copies_trailing_commas() {
     let installed = engine_round_trip(b"{\n\t// tabs\n\t\"a\": 1,\n}", &["Stop"]).unwrap();
     assert_eq!(
         String::from_utf8(installed).unwrap(),
-        "{\n\t// tabs\n\t\"a\": 1,\n\t\"hooks\": {\n\t\t\"Stop\": [\n\t\t\t{\n\t\t\t\t\"hooks\": [\n\t\t\t\t\t{\n\t\t\t\t\t\t\"type\": \"command\",\n\t\t\t\t\t\t\"command\": \"coffer hook --event Stop\",\n\t\t\t\t\t},\n\t\t\t\t],\n\t\t\t},\n\t\t],\n\t},\n}"
+        "{\n\t// tabs\n\t\"a\": 1,\n\t\"hooks\": {\n\t\t\"Stop\": [\n\t\t\t{\n\t\t\t\t\"hooks\": [\n\t\t\t\t\t{\n\t\t\t\t\t\t\"type\": \"command\",\n\t\t\t\t\t\t\"command\": \"coffer hook --event Stop\",\n\t\t\t\t\t},\n\t\t\t\t],\n\t\t\t},\n\t\t],\n\t},\n\t\"mcpServers\": {\n\t\t\"Coffer\": {\n\t\t\t\"command\": \"coffer\",\n\t\t\t\"args\": [\"mcp\"],\n\t\t\t\"env\": {},\n\t\t},\n\t},\n}"
     );
 }

@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use coffer::engine::json::{Input, reconcile};
+use coffer::engine::reconcile::{Input, Retain, reconcile};
 use coffer::error::Error;
 use coffer::resource::{Claim, ClaimKind, Facet, Fragment, HookShape, Origin, Resource, Syntax};
 use proptest::prelude::*;
@@ -49,13 +49,14 @@ fn mutate(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
     bytes
 }
 
-/// Reconcile `before` with coffer's entry at two events (or none).
+/// Reconcile `before` with coffer's hook entry at two events and an MCP
+/// server (or with nothing).
 fn run(
     before: &[u8],
     syntax: Syntax,
     install: bool,
     record: Option<&coffer::state::FileRecord>,
-) -> Result<coffer::engine::json::Outcome, Error> {
+) -> Result<coffer::engine::reconcile::Outcome, Error> {
     let origin = Origin {
         agent: "test".into(),
         facet: Facet::Context,
@@ -64,14 +65,32 @@ fn run(
     let resources: Vec<Resource> = ["SessionStart", "Stop"]
         .iter()
         .map(|e| Resource {
-            origin: origin.clone(),
+            origins: vec![origin.clone()],
             path: path.clone(),
             syntax,
             fragment: Fragment::ArrayEntry {
                 array: vec!["hooks".into(), (*e).into()],
                 value: json!({"hooks": [{"type": "command", "command": format!("coffer hook --event {e}")}]}),
             },
+            note: None,
+            secrets: Vec::new(),
         })
+        .chain(std::iter::once(Resource {
+            origins: vec![Origin {
+                agent: "test".into(),
+                facet: Facet::Mcp,
+            }],
+            path: path.clone(),
+            syntax,
+            fragment: Fragment::Member {
+                parent: vec!["mcpServers".into()],
+                name: "Coffer".into(),
+                value: json!({"command": "coffer", "args": ["mcp"]}),
+                adopt: false,
+            },
+            note: None,
+            secrets: Vec::new(),
+        }))
         .collect();
     let claim = Claim {
         origin,
@@ -95,6 +114,7 @@ fn run(
         resources: &resources,
         claims: &[&claim],
         record,
+        retain: Retain::Nothing,
     })
 }
 

@@ -43,3 +43,53 @@ fn examples_reference_the_schema_and_load() {
     }
     assert!(n > 0);
 }
+
+#[test]
+fn the_matrix_page_is_generated_from_the_registry() {
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/matrix.md"))
+            .unwrap();
+    assert!(
+        page == coffer::registry::matrix::markdown(coffer::registry::Registry::builtin()),
+        "docs/matrix.md is stale: run `cargo run -- agents --format markdown > docs/matrix.md`"
+    );
+}
+
+#[test]
+fn agents_json_lists_every_cell_with_mechanism_or_evidence() {
+    let r = TestEnv::new().run(&["agents", "--format", "json"]);
+    assert_eq!(r.code, 0);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let agents = v["agents"].as_array().unwrap();
+    assert_eq!(
+        agents.len(),
+        coffer::registry::Registry::builtin().agents().len()
+    );
+    for a in agents {
+        for facet in ["context", "mcp", "instructions", "skills", "provider"] {
+            for scope in ["user", "project"] {
+                let cell = &a["facets"][facet][scope];
+                let supported = cell["supported"].as_bool().unwrap();
+                assert!(
+                    cell["evidence"].as_str().unwrap().contains("https://"),
+                    "{a}"
+                );
+                assert_eq!(supported, cell["path"].is_string(), "{cell}");
+            }
+        }
+    }
+}
+
+#[test]
+fn checked_in_plan_schema_is_current() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/plan.schema.json"),
+    )
+    .unwrap();
+    assert!(
+        text == coffer::engine::plan_schema(),
+        "schemas/plan.schema.json is stale: run `cargo run -- schema --plan > schemas/plan.schema.json`"
+    );
+    let r = TestEnv::new().run(&["schema", "--plan"]);
+    assert_eq!(r.stdout, text);
+}

@@ -61,7 +61,21 @@ fn scalar(v: &Value) -> String {
     serde_json::to_string(v).expect("a JSON value always serialises")
 }
 
+/// Short arrays of scalars read best on one line, as people write them
+/// (`"args": ["-y", "server"]`).
+const INLINE_ARRAY_WIDTH: usize = 60;
+
 fn pretty(value: &Value, style: &Style, base: &str, out: &mut String) {
+    if let Value::Array(a) = value
+        && a.iter().all(|v| !v.is_array() && !v.is_object())
+    {
+        let mut one_line = String::new();
+        inline(value, style, &mut one_line);
+        if one_line.len() <= INLINE_ARRAY_WIDTH {
+            out.push_str(&one_line);
+            return;
+        }
+    }
     let inner = format!("{base}{}", style.indent);
     let (open, close, items): (char, char, Vec<(Option<&str>, &Value)>) = match value {
         Value::Object(m) if !m.is_empty() => (

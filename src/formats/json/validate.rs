@@ -11,13 +11,7 @@
 
 use std::borrow::Cow;
 
-/// Where and why the text is not acceptable.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SyntaxError {
-    pub offset: usize,
-    pub message: String,
-    pub help: Option<String>,
-}
+pub use crate::formats::SyntaxError;
 
 pub fn validate(text: &str, jsonc: bool) -> Result<(), SyntaxError> {
     let checked: Cow<str> = if jsonc {

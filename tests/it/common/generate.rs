@@ -312,18 +312,43 @@ pub fn hooks() -> impl Strategy<Value = J> {
         .prop_map(|(m, l)| J::Obj(m, l))
 }
 
+/// An `mcpServers` object holding other people's servers (lower-case
+/// names, so never the one the tests install).
+pub fn mcp_servers() -> impl Strategy<Value = J> {
+    let server = (layout(), layout()).prop_map(|(l1, l2)| {
+        J::Obj(
+            vec![
+                ("command".into(), J::Leaf("\"npx\"".into())),
+                (
+                    "args".into(),
+                    J::Arr(
+                        vec![J::Leaf("\"-y\"".into()), J::Leaf("\"pkg\"".into())],
+                        l2,
+                    ),
+                ),
+            ],
+            l1,
+        )
+    });
+    (members(key(), server, 0..3), layout()).prop_map(|(m, l)| J::Obj(m, l))
+}
+
 /// A settings document: members in random order, maybe a `hooks` object
-/// among them at a random place.
+/// and an `mcpServers` object among them at random places.
 pub fn settings_document() -> impl Strategy<Value = J> {
     (
         members(key(), value(key()), 0..5),
         prop::option::of(hooks()),
+        prop::option::of(mcp_servers()),
         layout(),
-        0usize..6,
+        (0usize..6, 0usize..7),
     )
-        .prop_map(|(mut members, hooks, l, at)| {
+        .prop_map(|(mut members, hooks, servers, l, (at, at2))| {
             if let Some(h) = hooks {
                 members.insert(at.min(members.len()), ("hooks".into(), h));
+            }
+            if let Some(m) = servers {
+                members.insert(at2.min(members.len()), ("mcpServers".into(), m));
             }
             J::Obj(members, l)
         })

@@ -1,0 +1,79 @@
+//! Opening a JSON or JSONC target: decode, validate, and say exactly why
+//! not, naming the file and the position. Nothing is written to a file
+//! coffer cannot open.
+
+use serde_json::Value;
+
+use crate::engine::opening;
+use crate::error::Error;
+use crate::formats::json::edit::{EditError, JsonDoc};
+use crate::formats::json::validate::{blank_comments_and_trailing_commas, validate};
+use crate::formats::text::Text;
+
+/// Decode, validate and open the file, or say exactly why not.
+pub(super) fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(Text, JsonDoc), Error> {
+    let text = opening::decode(display, bytes)?;
+    // JSON whitespace only: a file of, say, no-break spaces is not empty
+    // but invalid, and the validator says where.
+    if text.body.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
+        return Err(opening::at(
+            display,
+            &text.body,
+            0,
+            "the file is empty",
+            "no JSON object here",
+            "write `{}` into it or delete it; coffer does not guess what an empty file should hold",
+        ));
+    }
+    let kind = if jsonc { "JSONC" } else { "JSON" };
+    validate(&text.body, jsonc).map_err(|e| opening::syntax(display, &text.body, kind, e))?;
+    let doc =
+        JsonDoc::new(text.body.clone(), jsonc).map_err(|e| edit_error(display, &text.body, e))?;
+    Ok((text, doc))
+}
+
+pub(super) fn doc_text_for_errors(before: Option<&[u8]>) -> String {
+    before
+        .and_then(|b| Text::decode(b).ok())
+        .map(|t| t.body)
+        .unwrap_or_default()
+}
+
+pub(super) fn edit_error(display: &str, text: &str, e: EditError) -> Error {
+    match e {
+        EditError::WrongType {
+            path,
+            expected,
+            offset,
+        } => opening::at(
+            display,
+            text,
+            offset,
+            &format!("{path} is not {expected}"),
+            &format!("expected {expected}"),
+            &format!(
+                "coffer only adds to {expected} here and never replaces what you wrote; fix {path} by hand"
+            ),
+        ),
+        EditError::DuplicateKey { path, offset } => opening::at(
+            display,
+            text,
+            offset,
+            &format!("{path} appears more than once"),
+            "again here",
+            &format!(
+                "JSON readers disagree about which {path} counts (most take the last); merge them into one, then run coffer again"
+            ),
+        ),
+        EditError::Unexpected(u) => Error::Io(std::io::Error::other(format!("{display}: {u}"))),
+    }
+}
+
+/// Parse one value found in the document (already validated).
+pub(super) fn parse_value(text: &str, jsonc: bool) -> Option<Value> {
+    if jsonc {
+        serde_json::from_str(&blank_comments_and_trailing_commas(text).ok()?).ok()
+    } else {
+        serde_json::from_str(text).ok()
+    }
+}
