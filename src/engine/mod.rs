@@ -12,7 +12,9 @@ pub mod markdown;
 mod members;
 mod opening;
 mod plan;
-mod reconcile;
+/// One file's reconcile, the step plan runs per file. Public so that tests
+/// can drive it directly, thousands of times, on files of any syntax.
+pub mod reconcile;
 mod toml;
 mod whole;
 

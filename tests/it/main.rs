@@ -5,12 +5,17 @@ mod common;
 
 mod ci;
 mod cli;
+mod conformance;
+mod corpus;
 mod corpus_facets;
 mod crash;
 mod errors;
 mod facets;
+mod fixtures;
 mod inverse;
+mod jsonc;
 mod markdown_format;
+mod mutations;
 mod properties;
 mod schema;
 mod scope;

@@ -34,7 +34,7 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
         .record
         .cloned()
         .unwrap_or_else(|| FileRecord::new(input.syntax));
-    let (bom, mut doc) = match input.before {
+    let (text, mut doc) = match input.before {
         None if input.resources.is_empty() => {
             return Ok(Outcome {
                 after: None,
@@ -45,8 +45,13 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
         None => {
             record = FileRecord::new(input.syntax);
             record.created_file = true;
-            let doc = JsonDoc::new("{}\n".into(), jsonc).expect("an empty object is a document");
-            (false, doc)
+            let text = Text {
+                bom: false,
+                body: "{}\n".into(),
+            };
+            let doc =
+                JsonDoc::new(text.body.clone(), jsonc).expect("an empty object is a document");
+            (text, doc)
         }
         Some(bytes) => open::open(input.display, bytes, jsonc)?,
     };
@@ -110,13 +115,7 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
     prune(&mut doc, &mut record, input.resources, input.claims).map_err(err)?;
 
     let deleted = record.created_file && is_empty_document(&doc).map_err(err)?;
-    let after = (!deleted).then(|| {
-        Text {
-            bom,
-            body: doc.text.clone(),
-        }
-        .encode()
-    });
+    let after = (!deleted).then(|| text.splice_result(&doc.text));
     let record = match &after {
         None => None,
         Some(bytes) => {

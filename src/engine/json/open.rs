@@ -11,9 +11,11 @@ use crate::formats::json::validate::{blank_comments_and_trailing_commas, validat
 use crate::formats::text::Text;
 
 /// Decode, validate and open the file, or say exactly why not.
-pub(super) fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(bool, JsonDoc), Error> {
+pub(super) fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(Text, JsonDoc), Error> {
     let text = opening::decode(display, bytes)?;
-    if text.body.trim().is_empty() {
+    // JSON whitespace only: a file of, say, no-break spaces is not empty
+    // but invalid, and the validator says where.
+    if text.body.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
         return Err(opening::at(
             display,
             &text.body,
@@ -27,7 +29,7 @@ pub(super) fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(bool, Js
     validate(&text.body, jsonc).map_err(|e| opening::syntax(display, &text.body, kind, e))?;
     let doc =
         JsonDoc::new(text.body.clone(), jsonc).map_err(|e| edit_error(display, &text.body, e))?;
-    Ok((text.bom, doc))
+    Ok((text, doc))
 }
 
 pub(super) fn doc_text_for_errors(before: Option<&[u8]>) -> String {
@@ -51,6 +53,16 @@ pub(super) fn edit_error(display: &str, text: &str, e: EditError) -> Error {
             &format!("expected {expected}"),
             &format!(
                 "coffer only adds to {expected} here and never replaces what you wrote; fix {path} by hand"
+            ),
+        ),
+        EditError::DuplicateKey { path, offset } => opening::at(
+            display,
+            text,
+            offset,
+            &format!("{path} appears more than once"),
+            "again here",
+            &format!(
+                "JSON readers disagree about which {path} counts (most take the last); merge them into one, then run coffer again"
             ),
         ),
         EditError::Unexpected(u) => Error::Io(std::io::Error::other(format!("{display}: {u}"))),
