@@ -13,6 +13,7 @@ const BOLD: Style = Style::new().bold();
 const ADD: Style = AnsiColor::Green.on_default();
 const DEL: Style = AnsiColor::Red.on_default();
 const HUNK: Style = AnsiColor::Cyan.on_default();
+const WARN: Style = AnsiColor::Yellow.on_default().bold();
 
 pub(super) fn print_plan(plan: &Plan, mode: Mode) {
     let mut out = anstream::stdout().lock();
@@ -21,17 +22,38 @@ pub(super) fn print_plan(plan: &Plan, mode: Mode) {
 
 /// The whole plan, with ANSI styles (stripped by the caller's stream).
 pub fn plan_text(plan: &Plan, mode: Mode) -> String {
+    let mut s = String::new();
+    for w in &plan.warnings {
+        s.push_str(&format!("{WARN}Warning:{WARN:#} {w}\n"));
+    }
+    if !plan.warnings.is_empty() {
+        s.push('\n');
+    }
     if !plan.has_changes() {
         let what = if mode == Mode::Destroy {
             "Nothing to destroy"
         } else {
             "Your agents match the desired state"
         };
-        return format!("{BOLD}No changes.{BOLD:#} {what}.\n");
+        s.push_str(&format!("{BOLD}No changes.{BOLD:#} {what}.\n"));
+        return s;
     }
-    let mut s = String::new();
     for f in &plan.files {
         file_diff(&mut s, f);
+        s.push('\n');
+    }
+    for h in &plan.hook_settings {
+        let action = match (&h.before, &h.after) {
+            (None, _) => "will be created",
+            (Some(_), None) => "will be deleted",
+            (Some(_), Some(_)) => "will be updated",
+        };
+        s.push_str(&format!(
+            "{BOLD}# hook settings for {} ({}) {action}{BOLD:#}\n",
+            h.dialect, h.display
+        ));
+    }
+    if !plan.hook_settings.is_empty() {
         s.push('\n');
     }
     let sum = plan.summary();

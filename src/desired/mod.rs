@@ -7,7 +7,10 @@ mod spanned;
 
 pub use agent_map::AgentMap;
 pub use load::{DesiredError, DesiredFile, load, parse};
-pub use model::{AgentFacets, ContextFacet, DEFAULT_HOOK_COMMAND, Desired, Event, HookSettings};
+pub use model::{
+    AgentFacets, ContextFacet, DEFAULT_HOOK_COMMAND, Desired, Event, HookSettings, SharedContext,
+    SourceSpec,
+};
 pub use spanned::{Sp, Span};
 
 /// The JSON Schema of the desired-state format, as checked in under

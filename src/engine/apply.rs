@@ -26,6 +26,10 @@ pub fn apply(plan: &Plan, env: &Env, fs: &dyn Fs) -> Result<(), Error> {
         }
         done.push(f);
     }
+    if let Err(e) = super::hook_settings::apply(&plan.hook_settings, fs) {
+        roll_back(&done, fs);
+        return Err(e.into());
+    }
     if plan.ledger_changed
         && let Err(e) = state::save(fs, env, &plan.ledger)
     {

@@ -5,8 +5,10 @@
 //! rolls back the files it already wrote if a later write fails.
 
 mod apply;
+mod hook_settings;
 mod json;
 mod plan;
 
 pub use apply::apply;
+pub use hook_settings::HookSettingsPlan;
 pub use plan::{Action, Change, ChangeOp, FilePlan, Mode, Plan, Summary, plan};

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::hook_settings::{self, HookSettingsPlan};
 use super::json;
 use crate::desired::DesiredFile;
 use crate::env::Env;
@@ -81,6 +82,10 @@ pub struct Plan {
     /// The ledger as it will be after the apply.
     pub ledger: Ledger,
     pub ledger_changed: bool,
+    /// The hook's settings files that change (state, shown as one line each).
+    pub hook_settings: Vec<HookSettingsPlan>,
+    /// Problems that did not stop the plan.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -92,7 +97,7 @@ pub struct Summary {
 
 impl Plan {
     pub fn has_changes(&self) -> bool {
-        !self.files.is_empty()
+        !self.files.is_empty() || !self.hook_settings.is_empty()
     }
 
     pub fn summary(&self) -> Summary {
@@ -117,6 +122,7 @@ struct Target<'a> {
 
 pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Plan, Error> {
     let compiled = facets::compile(file, Registry::builtin(), env)?;
+    let hook_settings = hook_settings::plan(&compiled, mode, Registry::builtin(), env, fs)?;
     let ledger = state::load(fs, env)?;
     let targets = gather(&compiled, &ledger, mode)?;
 
@@ -169,6 +175,8 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
         files,
         ledger: after_ledger,
         ledger_changed,
+        hook_settings,
+        warnings: compiled.warnings.clone(),
     })
 }
 

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Compiled, shell_join};
+use super::{Compiled, context_sources, shell_join};
 use crate::desired::{ContextFacet, DesiredError, DesiredFile, Event, Sp};
 use crate::env::Env;
 use crate::registry::{AgentDescriptor, ContextSupport, HookSpec, expand};
@@ -36,12 +36,14 @@ pub(super) fn compile(
     let default_events = [Sp::unplaced(Event::SessionStart)];
     let events = facet.value.events.as_deref().unwrap_or(&default_events);
     let mut seen = Vec::new();
+    let mut installed = Vec::new();
     for event in events {
         if seen.contains(&event.value) {
             continue;
         }
         seen.push(event.value);
         let native = native_event(file, agent, spec, event)?;
+        installed.push((native.to_owned(), event.value));
         let mut array = spec.hooks_key.clone();
         array.push(native.to_owned());
         out.resources.push(Resource {
@@ -65,6 +67,16 @@ pub(super) fn compile(
             },
         });
     }
+    let (config, warnings) = context_sources::compile(
+        file,
+        &agent.id,
+        &spec.dialect,
+        &installed,
+        &facet.value,
+        env,
+    )?;
+    out.hook_configs.push(config);
+    out.warnings.extend(warnings);
     out.claims.push(Claim {
         origin,
         path,

@@ -6,6 +6,7 @@
 //! is read.
 
 mod context;
+mod context_sources;
 
 use crate::desired::{DesiredError, DesiredFile};
 use crate::env::Env;
@@ -21,6 +22,11 @@ pub struct Compiled {
     pub claims: Vec<Claim>,
     /// The agents the desired file names.
     pub agents: Vec<String>,
+    /// What the hook needs at run time, one per agent with a context facet.
+    pub hook_configs: Vec<crate::state::hook_config::HookConfig>,
+    /// Problems that do not stop the plan (a provider disabled by a limit
+    /// outside its bounds), each starting with its place in the desired file.
+    pub warnings: Vec<String>,
 }
 
 pub fn compile(
