@@ -27,20 +27,21 @@ pub(super) fn compile(
 ) -> Result<(HookConfig, Vec<String>), DesiredError> {
     let shared = file.desired.context.as_ref().map(|c| &c.value);
     let pick = |own: Option<bool>, shared: Option<bool>, default| own.or(shared).unwrap_or(default);
-    let cap = |own: &Option<Sp<u64>>, shared: Option<&Option<Sp<u64>>>, default| match own
-        .as_ref()
-        .or(shared.and_then(Option::as_ref))
-    {
-        None => Ok(default),
-        Some(v) => within(v, limits::CONTEXT_BYTES_BOUNDS).map_err(|(lo, hi)| {
-            file.error_at(
-                v.span,
-                "cap out of range",
-                &format!("must be {lo} to {hi}"),
-                None,
-            )
-        }),
-    };
+    let cap =
+        |what: &str, own: &Option<Sp<u64>>, shared: Option<&Option<Sp<u64>>>, default| match own
+            .as_ref()
+            .or(shared.and_then(Option::as_ref))
+        {
+            None => Ok(default),
+            Some(v) => within(v, limits::CONTEXT_BYTES_BOUNDS).map_err(|(lo, hi)| {
+                file.error_at(
+                    v.span,
+                    &format!("{what} out of range"),
+                    &format!("must be {lo} to {hi}"),
+                    None,
+                )
+            }),
+        };
     let base = desired_dir(&file.path);
     let mut ctx = Ctx {
         file,
@@ -83,11 +84,13 @@ pub(super) fn compile(
         ),
         per_prompt: pick(facet.per_prompt, shared.and_then(|s| s.per_prompt), false),
         note_max_bytes: cap(
+            "note_max_bytes",
             &facet.note_max_bytes,
             shared.map(|s| &s.note_max_bytes),
             limits::NOTE_MAX_BYTES,
         )?,
         prompt_max_bytes: cap(
+            "prompt_max_bytes",
             &facet.prompt_max_bytes,
             shared.map(|s| &s.prompt_max_bytes),
             limits::PROMPT_MAX_BYTES,
@@ -274,7 +277,10 @@ impl Ctx<'_> {
             (self.base, p)
         };
         // Collecting the components drops `./` segments.
-        let rest: PathBuf = Path::new(rest).components().collect();
+        let rest: PathBuf = Path::new(rest)
+            .components()
+            .filter(|c| *c != std::path::Component::CurDir)
+            .collect();
         if glob {
             let base = glob::Pattern::escape(&base.to_string_lossy());
             PathBuf::from(base).join(rest)

@@ -5,6 +5,7 @@ mod common;
 
 mod cli;
 mod errors;
+mod hook;
 mod inverse;
 mod properties;
 mod schema;
