@@ -18,10 +18,10 @@ pub enum Envelope {
     /// The context itself as plain text; nothing when there is none.
     PlainText,
     /// Plain text, except that text which itself starts with `{` goes in the
-    /// `hookSpecificOutput` form: Claude Code tries to read stdout that
-    /// starts with `{` as JSON ("Hook output does not start with {, treating
-    /// as plain text", its debug log quoted in anthropics/claude-code#10373)
-    /// and reports a hook error when that JSON is not a hook output.
+    /// `hookSpecificOutput` form: Claude Code reads stdout that starts with
+    /// `{` as JSON, and when it is not, reports "Hook SessionStart:startup
+    /// error" and drops the text (seen with Claude Code 2.1.332's debug log;
+    /// docs/hook.md, "Verified").
     PlainUnlessJsonLike { event: &'static str },
     /// `{"hookSpecificOutput":{"hookEventName":E,"additionalContext":C}}`;
     /// nothing when there is no context.
@@ -99,14 +99,18 @@ pub const DIALECTS: &[Dialect] = &[
         name: "claude",
         // [P] SchemaStore claude-code-settings.json (env): "Set
         // automatically to the current session ID in … hook command
-        // subprocesses".
+        // subprocesses". Verified with Claude Code 2.1.332: at SessionStart
+        // it equals the session_id UserPromptSubmit later gets on stdin.
         session_env: &["CLAUDE_CODE_SESSION_ID"],
         events: &[
             // [P] code.claude.com/docs/en/hooks: SessionStart stdout on exit 0
             // is added as context. [P] anthropics/claude-code#38731, PR
-            // #39164: the JSON form at SessionStart showed "SessionStart:startup
-            // hook error" in the banner, and the official plugins switched to
-            // plain text.
+            // #39164: the JSON form at SessionStart was reported to show
+            // "SessionStart:startup hook error" in the banner, and the
+            // official plugins switched to plain text. Verified with Claude
+            // Code 2.1.332: plain text reaches the model ("SessionStart:startup
+            // hook success: …"), and so does the JSON form used for text
+            // starting with `{`.
             (
                 "SessionStart",
                 PlainUnlessJsonLike {
@@ -116,6 +120,7 @@ pub const DIALECTS: &[Dialect] = &[
             // [P] code.claude.com/docs/en/hooks: UserPromptSubmit takes
             // hookSpecificOutput.additionalContext with hookEventName;
             // [T] devflow PR #52: without hookEventName it is dropped.
+            // Verified with Claude Code 2.1.332 ("provided additionalContext").
             (
                 "UserPromptSubmit",
                 HookSpecific {

@@ -6,6 +6,7 @@
 //! registry does not carry yet are covered too.
 
 mod envelopes;
+mod real_claude;
 mod schema_check;
 mod settings;
 mod sources;
