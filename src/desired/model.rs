@@ -117,14 +117,19 @@ pub struct SharedContext {
     /// Sources every agent's context facet starts with.
     #[serde(default)]
     pub sources: Option<Vec<Sp<SourceSpec>>>,
+    /// Tier 1, the session note, for every agent that does not set it.
     #[serde(default)]
     pub session_note: Option<bool>,
+    /// Tier 2, per-prompt context, for every agent that does not set it.
     #[serde(default)]
     pub per_prompt: Option<bool>,
+    /// Cap of the session note in bytes, unless an agent sets its own.
     #[serde(default)]
     pub note_max_bytes: Option<Sp<u64>>,
+    /// Cap of per-prompt context in bytes, unless an agent sets its own.
     #[serde(default)]
     pub prompt_max_bytes: Option<Sp<u64>>,
+    /// The audit log, for every agent that does not set it.
     #[serde(default)]
     pub audit: Option<bool>,
 }
