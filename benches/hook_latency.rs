@@ -19,6 +19,7 @@
 //! the number of rounds (default 400).
 
 use std::ffi::OsString;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -26,7 +27,7 @@ use std::time::{Duration, Instant};
 const WARMUP: usize = 20;
 
 /// One thing to time: runs it once and says how long it took.
-type Timer<'a> = Box<dyn Fn() -> Duration + 'a>;
+type Timer<'a> = Box<dyn Fn() -> Sample + 'a>;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -58,7 +59,7 @@ fn main() {
     // of it (a pyenv shim is a shell script that adds a lot).
     let python = python_executable();
     let python = python.as_str();
-    let mut cases: Vec<(&str, Timer)> = vec![
+    let cases: Vec<(&str, Timer)> = vec![
         (
             "/bin/true (process floor)",
             Box::new(move || env.time(&["/bin/true"])),
@@ -73,11 +74,11 @@ fn main() {
         }),
         (
             "python3 -c pass",
-            Box::new(move || env.time(&["python3", "-c", "pass"])),
+            Box::new(move || env.time(&[python, "-c", "pass"])),
         ),
         (
             "python3 -I -S -c pass",
-            Box::new(move || env.time(&["python3", "-I", "-S", "-c", "pass"])),
+            Box::new(move || env.time(&[python, "-I", "-S", "-c", "pass"])),
         ),
         (
             "coffer::hook::output in process",
@@ -86,34 +87,55 @@ fn main() {
                 let out = coffer::hook::output(&hook_args, false);
                 let t = start.elapsed();
                 assert!(!out.is_empty());
-                t
+                Sample { wall: t, cpu: None }
             }),
         ),
     ];
-    let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
+    let mut wall: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
+    let mut cpu: Vec<Vec<Duration>> = vec![Vec::new(); cases.len()];
     for round in 0..WARMUP + rounds {
-        for (i, (_, f)) in cases.iter_mut().enumerate() {
-            let t = f();
+        for (i, (_, f)) in cases.iter().enumerate() {
+            let s = f();
             if round >= WARMUP {
-                samples[i].push(t);
+                wall[i].push(s.wall);
+                cpu[i].extend(s.cpu);
             }
         }
     }
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("\npython3: {python}");
+    println!("load average before the summary: {}", load.trim());
     println!("{rounds} interleaved rounds after {WARMUP} warm-up rounds; times in ms\n");
-    println!("| what | median | p10 | p90 | min |");
-    println!("|---|---:|---:|---:|---:|");
-    for ((name, _), s) in cases.iter().zip(&mut samples) {
-        s.sort();
-        let at = |q: f64| s[((s.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e3;
+    println!("| what | wall median | wall p10 | wall p90 | wall min | CPU median |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (((name, _), w), c) in cases.iter().zip(&mut wall).zip(&mut cpu) {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let cpu_median = if c.is_empty() {
+            "—".to_owned()
+        } else {
+            format!("{:.3}", ms(quantile(c, 0.5)))
+        };
         println!(
-            "| {name} | {:.3} | {:.3} | {:.3} | {:.3} |",
-            at(0.5),
-            at(0.1),
-            at(0.9),
-            at(0.0)
+            "| {name} | {:.3} | {:.3} | {:.3} | {:.3} | {cpu_median} |",
+            ms(quantile(w, 0.5)),
+            ms(quantile(w, 0.1)),
+            ms(quantile(w, 0.9)),
+            ms(quantile(w, 0.0)),
         );
     }
+}
+
+fn quantile(s: &mut [Duration], q: f64) -> Duration {
+    s.sort();
+    s[((s.len() - 1) as f64 * q).round() as usize]
+}
+
+/// One run: wall-clock time from spawn to reaped exit, and the CPU time
+/// (user + system) the process itself used, which machine load hardly
+/// changes.
+struct Sample {
+    wall: Duration,
+    cpu: Option<Duration>,
 }
 
 fn python_executable() -> String {
@@ -190,17 +212,37 @@ impl Setup {
         c
     }
 
-    /// Spawn, read all output, wait: the whole process as an agent runs it.
-    fn time<S: AsRef<str>>(&self, argv: &[S]) -> Duration {
+    /// Spawn, read all output, reap with wait4 for the child's own rusage:
+    /// the whole process as an agent runs it.
+    fn time<S: AsRef<str>>(&self, argv: &[S]) -> Sample {
         let mut c = self.command(argv[0].as_ref());
         c.args(argv[1..].iter().map(AsRef::as_ref))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
         let start = Instant::now();
-        let out = c.output().unwrap();
-        let t = start.elapsed();
-        assert!(out.status.success(), "{}", argv[0].as_ref());
-        t
+        // Reaped by wait4 below, which also gives its rusage.
+        #[allow(clippy::zombie_processes)]
+        let mut child = c.spawn().unwrap();
+        let mut out = Vec::new();
+        child.stdout.take().unwrap().read_to_end(&mut out).unwrap();
+        let pid = child.id() as libc::pid_t;
+        let mut status = 0;
+        // SAFETY: a zeroed rusage is a valid value to be overwritten, and
+        // `pid` is our unreaped child.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        let wall = start.elapsed();
+        assert_eq!(reaped, pid);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "{}",
+            argv[0].as_ref()
+        );
+        let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+        Sample {
+            wall,
+            cpu: Some(tv(usage.ru_utime) + tv(usage.ru_stime)),
+        }
     }
 }
