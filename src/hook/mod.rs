@@ -111,7 +111,13 @@ struct Run<'a> {
 
 fn run(dialect: &str, event: &str, envelope: Envelope, debug: bool) -> Vec<u8> {
     let nothing = || envelope.render("");
-    if !envelope.carries_context() {
+    // The dialect names files in the state folder: nothing but a plain
+    // name may reach a path.
+    let plain = |s: &str| {
+        s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    };
+    if !envelope.carries_context() || dialect.is_empty() || !plain(dialect) {
         return nothing();
     }
     let Some(state_dir) = state_dir() else {
@@ -141,5 +147,34 @@ fn run(dialect: &str, event: &str, envelope: Envelope, debug: bool) -> Vec<u8> {
 fn debug_line(debug: bool, line: &str) {
     if debug {
         let _ = writeln!(std::io::stderr(), "coffer hook: {line}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<OsString> {
+        a.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn arguments_in_any_order_and_extra_ones_ignored() {
+        assert_eq!(
+            parse_args(&args(&["--event", "E", "--new-flag", "--dialect", "d"])),
+            ("d".into(), "E".into())
+        );
+        assert_eq!(
+            parse_args(&args(&["--dialect"])),
+            (String::new(), String::new())
+        );
+    }
+
+    #[test]
+    fn a_dialect_that_is_not_a_plain_name_reads_nothing() {
+        // opencode prints plain text for any event; a path-like dialect
+        // must not get that far.
+        let out = output(&args(&["--dialect", "../opencode", "--event", "x"]), false);
+        assert_eq!(out, b"");
     }
 }
