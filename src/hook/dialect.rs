@@ -132,16 +132,20 @@ pub const DIALECTS: &[Dialect] = &[
     },
     Dialect {
         name: "codex",
-        // Third-party reports name CODEX_THREAD_ID; not confirmed in
-        // openai/codex, so session start keeps no per-session state.
+        // Third-party reports name CODEX_THREAD_ID, but Codex 0.171.0 sets
+        // no session variable for hooks (their environment checked), so
+        // session start keeps no per-session state.
         session_env: &[],
         events: &[
             // [P] codex-rs/hooks/schema/generated/
             // session-start.command.output.schema.json: additionalProperties
             // false, hookSpecificOutput.hookEventName const "SessionStart"
-            // and required. [T] token-optimizer#81: plain text fails with
-            // "hook returned invalid session start JSON output". Empty
-            // stdout completes ([T] openai/codex#45999's table).
+            // and required. [T] token-optimizer#81: plain text failed with
+            // "hook returned invalid session start JSON output" (Codex
+            // 0.171.0 accepts it; the schema's form holds across versions).
+            // Empty stdout completes ([T] openai/codex#45999's table).
+            // Verified with Codex 0.171.0: "hook: SessionStart Completed",
+            // and the context reaches the model.
             (
                 "SessionStart",
                 HookSpecific {
@@ -151,7 +155,8 @@ pub const DIALECTS: &[Dialect] = &[
             // [P] developers.openai.com/codex/hooks: UserPromptSubmit takes
             // the same hookSpecificOutput.additionalContext (its generated
             // user-prompt-submit output schema is listed in
-            // shared/schemas-upstream/SOURCES.md, not saved).
+            // shared/schemas-upstream/SOURCES.md, not saved). Verified with
+            // Codex 0.171.0, as above.
             (
                 "UserPromptSubmit",
                 HookSpecific {

@@ -6,7 +6,7 @@
 //! registry does not carry yet are covered too.
 
 mod envelopes;
-mod real_claude;
+mod real_agents;
 mod schema_check;
 mod settings;
 mod sources;

@@ -1,25 +1,27 @@
-//! The real-agent check: Claude Code itself runs the installed entries.
+//! The real-agent checks: Claude Code and Codex themselves run the installed
+//! entries, and the model gets the context.
 //!
-//! Opt-in, because it needs the Claude Code binary: set
-//! `COFFER_REAL_CLAUDE` to it (the npm package `@anthropic-ai/claude-code`
-//! ships it as `node_modules/@anthropic-ai/claude-code-linux-x64/claude`).
-//! No account or network is needed: `ANTHROPIC_BASE_URL` points Claude Code
-//! at a stand-in Messages API on localhost that records each request and
-//! answers "ok", so the test can see what reached the model.
+//! Opt-in, because they need the agents' binaries: set `COFFER_REAL_CLAUDE`
+//! and/or `COFFER_REAL_CODEX` to them. The npm packages ship them:
+//! `@anthropic-ai/claude-code` as
+//! `node_modules/@anthropic-ai/claude-code-linux-x64/claude`, `@openai/codex`
+//! as `node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex`.
+//! No account or network is needed: each agent is pointed at a stand-in
+//! model API on localhost (Anthropic Messages, OpenAI Responses) that
+//! records each request and answers "ok", so the test sees exactly what
+//! reached the model.
 
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 
 use crate::common::TestEnv;
 
-#[test]
-fn claude_code_runs_the_installed_hook_and_the_model_gets_the_context() {
-    let Some(claude) = std::env::var_os("COFFER_REAL_CLAUDE") else {
-        eprintln!("skipped: set COFFER_REAL_CLAUDE to a Claude Code binary to run it");
-        return;
-    };
+/// A home with coffer applied for `agent`: a file source (the note) and a
+/// provider that answers differently at session start and at a prompt.
+fn applied(agent: &str) -> TestEnv {
     let env = TestEnv::new();
     std::fs::create_dir_all(env.work.join("rules")).unwrap();
     std::fs::write(
@@ -30,7 +32,10 @@ fn claude_code_runs_the_installed_hook_and_the_model_gets_the_context() {
     let provider = env.work.join("provider.sh");
     std::fs::write(
         &provider,
-        "#!/bin/sh\ncat >/dev/null\necho '{\"format\":\"coffer.context-result/v1\",\"provider\":\"t\",\"context\":\"PROMPT-MARKER-9c1e\",\"matched\":1,\"succeeded\":1,\"failed\":0}'\n",
+        r#"#!/bin/sh
+case "$(cat)" in *session-start*) c=START-MARKER-2b4d ;; *) c=PROMPT-MARKER-9c1e ;; esac
+echo "{\"format\":\"coffer.context-result/v1\",\"provider\":\"t\",\"context\":\"$c\",\"matched\":1,\"succeeded\":1,\"failed\":0}"
+"#,
     )
     .unwrap();
     std::fs::set_permissions(
@@ -38,21 +43,24 @@ fn claude_code_runs_the_installed_hook_and_the_model_gets_the_context() {
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
     .unwrap();
-    env.desired(
+    env.desired(&format!(
         "version: 1
 agents:
-  claude-code:
+  {agent}:
     context:
       events: [session-start, user-prompt-submit]
       per_prompt: true
       sources:
         - file: rules/house.md
         - command: [./provider.sh]
-",
-    );
+"
+    ));
     env.apply();
+    env
+}
 
-    let (base_url, bodies) = fake_messages_api();
+/// The agent's command with the test env's variables and coffer on PATH.
+fn agent_cmd(env: &TestEnv, program: &OsString) -> Command {
     let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_coffer"))
         .parent()
         .unwrap();
@@ -61,37 +69,50 @@ agents:
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let mut cmd = Command::new(&claude);
+    let mut cmd = Command::new(program);
     cmd.env_clear();
     for (k, v) in env.cmd().get_envs() {
         if let Some(v) = v {
             cmd.env(k, v);
         }
     }
-    let out = cmd
-        .env("PATH", path)
+    cmd.env("PATH", path)
+        .current_dir(&env.work)
+        .stdin(Stdio::null());
+    cmd
+}
+
+fn assert_all_context_reached_the_model(out: &Output, bodies: &Mutex<Vec<String>>) {
+    assert!(
+        out.status.success(),
+        "the agent failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sent = bodies.lock().unwrap().join("\n");
+    for marker in [
+        "NOTE-MARKER-7f3a",
+        "START-MARKER-2b4d",
+        "PROMPT-MARKER-9c1e",
+    ] {
+        assert!(sent.contains(marker), "{marker} did not reach the model");
+    }
+}
+
+#[test]
+fn claude_code_runs_the_installed_hook_and_the_model_gets_the_context() {
+    let Some(claude) = std::env::var_os("COFFER_REAL_CLAUDE") else {
+        eprintln!("skipped: set COFFER_REAL_CLAUDE to a Claude Code binary to run it");
+        return;
+    };
+    let env = applied("claude-code");
+    let (base_url, bodies) = fake_model_api();
+    let out = agent_cmd(&env, &claude)
         .env("ANTHROPIC_BASE_URL", &base_url)
         .env("ANTHROPIC_API_KEY", "sk-ant-test-not-a-key")
         .args(["-p", "hello", "--debug"])
-        .current_dir(&env.work)
-        .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "claude failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-
-    let sent = bodies.lock().unwrap().join("\n");
-    assert!(
-        sent.contains("NOTE-MARKER-7f3a"),
-        "the note did not reach the model"
-    );
-    assert!(
-        sent.contains("PROMPT-MARKER-9c1e"),
-        "the per-prompt context did not reach the model"
-    );
+    assert_all_context_reached_the_model(&out, &bodies);
     let debug = std::fs::read_dir(env.home.join(".claude/debug"))
         .unwrap()
         .flatten()
@@ -105,9 +126,47 @@ agents:
     assert!(!debug.contains("SessionStart:startup error"), "{debug}");
 }
 
-/// A Messages API stand-in: records request bodies, answers one streamed
-/// "ok" (or a plain message when not asked to stream).
-fn fake_messages_api() -> (String, Arc<Mutex<Vec<String>>>) {
+#[test]
+fn codex_runs_the_installed_hook_and_the_model_gets_the_context() {
+    let Some(codex) = std::env::var_os("COFFER_REAL_CODEX") else {
+        eprintln!("skipped: set COFFER_REAL_CODEX to a Codex binary to run it");
+        return;
+    };
+    let env = applied("codex");
+    let (base_url, bodies) = fake_model_api();
+    // A model provider of our own, pointed at the stand-in.
+    std::fs::write(
+        env.home.join(".codex/config.toml"),
+        format!(
+            "model = \"test-model\"\nmodel_provider = \"mock\"\n[model_providers.mock]\nname = \"mock\"\nbase_url = \"{base_url}/v1\"\nenv_key = \"MOCK_KEY\"\nwire_api = \"responses\"\n"
+        ),
+    )
+    .unwrap();
+    // Codex runs user hooks only once trusted (`/hooks` in its TUI); this
+    // flag is its documented way for one-off automation.
+    let out = agent_cmd(&env, &codex)
+        .env("MOCK_KEY", "not-a-key")
+        .args([
+            "exec",
+            "--dangerously-bypass-hook-trust",
+            "--skip-git-repo-check",
+            "hello",
+        ])
+        .output()
+        .unwrap();
+    assert_all_context_reached_the_model(&out, &bodies);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("hook: SessionStart Completed"), "{stderr}");
+    assert!(
+        stderr.contains("hook: UserPromptSubmit Completed"),
+        "{stderr}"
+    );
+}
+
+/// A model API stand-in: records request bodies and answers "ok", streamed
+/// as the Anthropic Messages API (`/v1/messages`) or the OpenAI Responses
+/// API (`/v1/responses`) would.
+fn fake_model_api() -> (String, Arc<Mutex<Vec<String>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let bodies = Arc::new(Mutex::new(Vec::new()));
@@ -151,6 +210,8 @@ fn serve(stream: TcpStream, seen: &Mutex<Vec<String>>) {
         seen.lock().unwrap().push(body);
         let (kind, payload) = if !request_line.starts_with("POST") {
             ("text/plain", String::new())
+        } else if request_line.contains("/responses") {
+            ("text/event-stream", responses_sse())
         } else if streamed {
             ("text/event-stream", sse())
         } else {
@@ -205,5 +266,20 @@ fn sse() -> String {
     events
         .iter()
         .map(|(e, d)| format!("event: {e}\ndata: {d}\n\n"))
+        .collect()
+}
+
+fn responses_sse() -> String {
+    let events = [
+        r#"{"type":"response.created","response":{"id":"resp_1"}}"#,
+        r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"ok","annotations":[]}]}}"#,
+        r#"{"type":"response.completed","response":{"id":"resp_1","usage":{"input_tokens":1,"input_tokens_details":{"cached_tokens":0},"output_tokens":1,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":2}}}"#,
+    ];
+    events
+        .iter()
+        .map(|d| {
+            let kind = d.split('"').nth(3).unwrap_or("");
+            format!("event: {kind}\ndata: {d}\n\n")
+        })
         .collect()
 }
