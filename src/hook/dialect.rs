@@ -183,14 +183,17 @@ pub const DIALECTS: &[Dialect] = &[
     },
     Dialect {
         name: "gemini",
-        // [T] only (a third-party summary of hook variables); unconfirmed.
-        session_env: &[],
+        // [P] gemini-cli 0.61.0 (its published bundle, the hook runner's
+        // spawn): `GEMINI_SESSION_ID: input.session_id` in every hook's
+        // environment. Verified: it equals the session_id BeforeAgent gets.
+        session_env: &["GEMINI_SESSION_ID"],
         events: &[
             // [P] google-gemini/gemini-cli docs/hooks/reference.md:
             // SessionStart and BeforeAgent take
             // hookSpecificOutput.additionalContext; stdout must be JSON only.
             // hookEventName is what Claude-style readers key on; Gemini
-            // ignores fields it does not use.
+            // ignores fields it does not use. Verified with gemini-cli
+            // 0.61.0 (`gemini -p`): both contexts reach the model.
             (
                 "SessionStart",
                 HookSpecific {

@@ -1,13 +1,14 @@
-//! The real-agent checks: Claude Code and Codex themselves run the installed
-//! entries, and the model gets the context.
+//! The real-agent checks: Claude Code, Codex and Gemini CLI themselves run
+//! coffer's hook entries, and the model gets the context.
 //!
-//! Opt-in, because they need the agents' binaries: set `COFFER_REAL_CLAUDE`
-//! and/or `COFFER_REAL_CODEX` to them. The npm packages ship them:
-//! `@anthropic-ai/claude-code` as
+//! Opt-in, because they need the agents' binaries: set `COFFER_REAL_CLAUDE`,
+//! `COFFER_REAL_CODEX` and/or `COFFER_REAL_GEMINI` to them. The npm packages
+//! ship them: `@anthropic-ai/claude-code` as
 //! `node_modules/@anthropic-ai/claude-code-linux-x64/claude`, `@openai/codex`
-//! as `node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex`.
+//! as `node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex`,
+//! `@google/gemini-cli` as `node_modules/.bin/gemini` (needs node).
 //! No account or network is needed: each agent is pointed at a stand-in
-//! model API on localhost (Anthropic Messages, OpenAI Responses) that
+//! model API on localhost (Anthropic Messages, OpenAI Responses, Gemini) that
 //! records each request and answers "ok", so the test sees exactly what
 //! reached the model.
 
@@ -163,6 +164,57 @@ fn codex_runs_the_installed_hook_and_the_model_gets_the_context() {
     );
 }
 
+/// Gemini CLI is not in coffer's registry yet, so its hook entries and
+/// the hook's settings are written here by hand, in the shapes coffer's
+/// registry row and `apply` will write.
+#[test]
+fn gemini_cli_runs_the_hook_and_the_model_gets_the_context() {
+    let Some(gemini) = std::env::var_os("COFFER_REAL_GEMINI") else {
+        eprintln!("skipped: set COFFER_REAL_GEMINI to a Gemini CLI (node_modules/.bin/gemini)");
+        return;
+    };
+    let env = applied("claude-code");
+    let claude: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(env.root.join("state/coffer/hooks/claude.json")).unwrap(),
+    )
+    .unwrap();
+    let mut settings = claude.clone();
+    settings["agent"] = "gemini-cli".into();
+    settings["dialect"] = "gemini".into();
+    settings["events"] =
+        serde_json::json!({"SessionStart": "session-start", "BeforeAgent": "user-prompt-submit"});
+    std::fs::write(
+        env.root.join("state/coffer/hooks/gemini.json"),
+        serde_json::to_vec_pretty(&settings).unwrap(),
+    )
+    .unwrap();
+    let entry = |event: &str| {
+        serde_json::json!([{"hooks": [{"type": "command", "name": "coffer",
+            "command": format!("coffer hook --dialect gemini --event {event}")}]}])
+    };
+    std::fs::create_dir_all(env.home.join(".gemini")).unwrap();
+    std::fs::write(
+        env.home.join(".gemini/settings.json"),
+        serde_json::to_vec_pretty(&serde_json::json!({
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            "hooksConfig": {"enabled": true},
+            "hooks": {"SessionStart": entry("SessionStart"), "BeforeAgent": entry("BeforeAgent")},
+        }))
+        .unwrap(),
+    )
+    .unwrap();
+    let (base_url, bodies) = fake_model_api();
+    let out = agent_cmd(&env, &gemini)
+        .env("GOOGLE_GEMINI_BASE_URL", &base_url)
+        .env("GEMINI_API_KEY", "not-a-key")
+        .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+        // A fixed model: no routing classifier call to the stand-in.
+        .args(["-m", "gemini-2.5-flash", "-p", "hello"])
+        .output()
+        .unwrap();
+    assert_all_context_reached_the_model(&out, &bodies);
+}
+
 /// A model API stand-in: records request bodies and answers "ok", streamed
 /// as the Anthropic Messages API (`/v1/messages`) or the OpenAI Responses
 /// API (`/v1/responses`) would.
@@ -212,6 +264,10 @@ fn serve(stream: TcpStream, seen: &Mutex<Vec<String>>) {
             ("text/plain", String::new())
         } else if request_line.contains("/responses") {
             ("text/event-stream", responses_sse())
+        } else if request_line.contains(":streamGenerateContent") {
+            ("text/event-stream", format!("data: {GEMINI_OK}\r\n\r\n"))
+        } else if request_line.contains(":generateContent") {
+            ("application/json", GEMINI_OK.to_owned())
         } else if streamed {
             ("text/event-stream", sse())
         } else {
@@ -283,3 +339,5 @@ fn responses_sse() -> String {
         })
         .collect()
 }
+
+const GEMINI_OK: &str = r#"{"candidates":[{"content":{"parts":[{"text":"ok"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":1,"candidatesTokenCount":1,"totalTokenCount":2}}"#;
