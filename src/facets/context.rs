@@ -67,14 +67,8 @@ pub(super) fn compile(
             },
         });
     }
-    let (config, warnings) = context_sources::compile(
-        file,
-        &agent.id,
-        &spec.dialect,
-        &installed,
-        &facet.value,
-        env,
-    )?;
+    let (config, warnings) =
+        context_sources::compile(file, &agent.id, &spec.dialect, &installed, facet, env)?;
     out.hook_configs.push(config);
     out.warnings.extend(warnings);
     out.claims.push(Claim {

@@ -22,9 +22,10 @@ pub(super) fn compile(
     agent: &str,
     dialect: &str,
     events: &[(String, Event)],
-    facet: &ContextFacet,
+    facet_at: &Sp<ContextFacet>,
     env: &Env,
 ) -> Result<(HookConfig, Vec<String>), DesiredError> {
+    let facet = &facet_at.value;
     let shared = file.desired.context.as_ref().map(|c| &c.value);
     let pick = |own: Option<bool>, shared: Option<bool>, default| own.or(shared).unwrap_or(default);
     let cap =
@@ -100,6 +101,13 @@ pub(super) fn compile(
         audit: pick(facet.audit, shared.and_then(|s| s.audit), false),
         sources,
     };
+    let prompt_event = events.iter().any(|(_, e)| *e == Event::UserPromptSubmit);
+    if config.per_prompt && !prompt_event {
+        ctx.warn(
+            facet_at.span,
+            "per_prompt has no effect without the `user-prompt-submit` event",
+        );
+    }
     Ok((config, ctx.warnings))
 }
 

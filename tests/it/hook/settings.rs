@@ -217,3 +217,19 @@ fn the_installed_command_runs_end_to_end() {
     drop(open_stdin);
     assert_eq!(quiet_stdout(&out), "Extra.\n\nHouse rule.\n");
 }
+
+#[test]
+fn per_prompt_without_a_prompt_event_warns() {
+    let env = TestEnv::new();
+    setup(&env);
+    env.desired("version: 1\nagents:\n  claude-code:\n    context:\n      per_prompt: true\n");
+    let r = env.run(&["plan"]);
+    assert_eq!(r.code, 0, "{}", r.snapshot());
+    assert!(
+        r.stdout.starts_with(
+            "Warning: coffer.yaml:5:7: per_prompt has no effect without the `user-prompt-submit` event\n"
+        ),
+        "{}",
+        r.stdout
+    );
+}
