@@ -257,7 +257,11 @@ pub const DIALECTS: &[Dialect] = &[
         events: &[
             // [P] hermes-agent website/docs/user-guide/features/hooks.md:
             // only pre_llm_call injects, by printing {"context": …}; it
-            // fires every turn and appends to the user message.
+            // fires every turn and appends to the user message. Verified
+            // with hermes-agent 0.19.0: `hermes hooks test pre_llm_call`
+            // parses coffer's output into {"context": …}; its
+            // agent/shell_hooks.py sends session_id, cwd and
+            // extra.{user_message, is_first_turn} on stdin.
             ("pre_llm_call", Context),
             // [P] same page: on_session_start is observe-only.
             ("on_session_start", Nothing),
