@@ -7,6 +7,7 @@
 mod apply;
 pub mod diff;
 mod document;
+mod hook_settings;
 mod json;
 pub mod markdown;
 mod members;
@@ -20,5 +21,6 @@ mod whole;
 
 pub use apply::apply;
 pub use document::{FORMAT_VERSION, PlanDocument, SavedPlan, SavedPlanError, plan_schema};
+pub use hook_settings::HookSettingsPlan;
 pub use plan::{Action, Change, ChangeOp, FilePlan, Mode, Plan, Summary, plan};
 pub use reconcile::Retain;

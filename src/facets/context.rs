@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::{Compiled, Placed, shell_join};
+use super::{Compiled, Placed, context_sources, shell_join};
 use crate::desired::{ContextFacet, DesiredError, DesiredFile, Event, Sp};
 use crate::registry::{AgentDescriptor, ContextSupport, HookSpec, PluginSpec, templates};
 use crate::resource::{Claim, ClaimKind, Facet, Fragment, HookShape, Resource, Syntax};
@@ -35,8 +35,10 @@ pub(super) fn compile(
         }
     };
     let (path, origin) = placed.target(agent, Facet::Context, &spec.places, facet.span)?;
+    let mut installed = Vec::new();
     for event in requested_events(facet) {
         let native = native_event(file, agent, &spec.events, &spec.evidence, &event)?;
+        installed.push((native.to_owned(), event.value));
         let mut array = spec.hooks_key.clone();
         array.push(native.to_owned());
         out.resources.push(Resource {
@@ -64,6 +66,16 @@ pub(super) fn compile(
             secrets: Vec::new(),
         });
     }
+    let (config, warnings) = context_sources::compile(
+        file,
+        &agent.id,
+        &spec.dialect,
+        &installed,
+        facet,
+        placed.env,
+    )?;
+    out.hook_configs.push(config);
+    out.warnings.extend(warnings);
     out.claims.push(Claim {
         origin,
         path,
@@ -87,10 +99,23 @@ fn plugin_drop(
     program: &[String],
     out: &mut Compiled,
 ) -> Result<(), DesiredError> {
+    let mut installed = Vec::new();
     for event in requested_events(facet) {
-        native_event(placed.file, agent, &spec.events, &spec.evidence, &event)?;
+        let native = native_event(placed.file, agent, &spec.events, &spec.evidence, &event)?;
+        installed.push((native.to_owned(), event.value));
     }
     let (path, origin) = placed.target(agent, Facet::Context, &spec.places, facet.span)?;
+    // The plugin runs the same hook program, which needs its settings.
+    let (config, warnings) = context_sources::compile(
+        placed.file,
+        &agent.id,
+        &spec.dialect,
+        &installed,
+        facet,
+        placed.env,
+    )?;
+    out.hook_configs.push(config);
+    out.warnings.extend(warnings);
     let files = templates::template(&spec.template).ok_or_else(|| {
         placed.file.error_at(
             facet.span,

@@ -6,6 +6,11 @@
 //! so that taking coffer's fragments out gives back the original bytes. A
 //! lost ledger degrades safely: recognisable entries still come out, and
 //! anything whose origin cannot be proved stays.
+//!
+//! [`hook_config`] holds the other thing coffer keeps in its state folder:
+//! the settings `apply` leaves for the hook program.
+
+pub mod hook_config;
 
 pub mod journal;
 

@@ -124,7 +124,7 @@ fn codex_home_moves_codex_files() {
 }
 
 #[test]
-fn hook_stub_is_silent() {
+fn hook_without_settings_is_silent() {
     let env = TestEnv::new();
     let r = env.run(&[
         "hook",

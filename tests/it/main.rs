@@ -12,6 +12,7 @@ mod crash;
 mod errors;
 mod facets;
 mod fixtures;
+mod hook;
 mod inverse;
 mod jsonc;
 mod markdown_format;
