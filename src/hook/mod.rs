@@ -25,7 +25,7 @@ pub mod dialect;
 mod input;
 pub mod protocol;
 mod session;
-mod sources;
+pub mod sources;
 mod tiers;
 
 use std::ffi::OsString;

@@ -342,3 +342,27 @@ fn markers_inside_code_fences_are_text() {
     env.destroy();
     assert_eq!(env.read(".codex/AGENTS.md").unwrap(), doc.as_bytes());
 }
+
+#[test]
+fn hermes_context_is_written_ahead_of_time_into_its_agents_md() {
+    let env = TestEnv::new();
+    std::fs::write(env.work.join("rules.md"), "Be kind to the tests.\n").unwrap();
+    env.put(".hermes/AGENTS.md", "# My Hermes rules\n");
+    env.desired("version: 1\nagents:\n  hermes:\n    context:\n      sources: [{ file: rules.md }, { command: [prompt-context] }]\n");
+    let r = env.run(&["plan"]);
+    insta::assert_snapshot!(r.snapshot());
+    env.apply();
+    env.destroy();
+    assert_eq!(
+        env.read(".hermes/AGENTS.md").unwrap(),
+        b"# My Hermes rules\n"
+    );
+    env.desired("version: 1\nagents:\n  hermes:\n    context: {}\n");
+    let r = env.run(&["plan"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("no file source gives it any text"),
+        "{}",
+        r.stderr
+    );
+}

@@ -174,6 +174,12 @@ fn named(source: &Source, got: Got, elapsed: Duration) -> Outcome {
 }
 
 /// A provider's stdout or response body, validated as a result.
+/// The text of a file source as the hook would read it (globs expanded,
+/// capped), for agents whose context coffer writes ahead of time instead.
+pub fn read_file_source(path: &std::path::Path, glob: bool, cap: u64) -> String {
+    file::read(path, glob, cap).text
+}
+
 pub(crate) fn from_result(bytes: &[u8]) -> Got {
     match super::protocol::parse_result(bytes) {
         Err(status) => Got::failed(status),
