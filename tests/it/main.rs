@@ -11,6 +11,7 @@ mod inverse;
 mod properties;
 mod schema;
 mod toml_format;
+mod yaml_format;
 
 /// Every file in tests/it/ must be a module above, or its tests never run.
 #[test]

@@ -27,6 +27,25 @@ pub fn after_line(text: &str, end: usize) -> usize {
     }
 }
 
+/// Past the comment lines after `at` (a line start) that are indented
+/// deeper than `indent`: they annotate the entry above (`#   max: 1` under
+/// its value), so a new entry at `indent` goes after them. Blank lines are
+/// passed only on the way to another such comment.
+pub fn past_nested_comments(text: &str, mut at: usize, indent: usize) -> usize {
+    let mut probe = at;
+    while probe < text.len() {
+        let next = line_end(text, probe);
+        let line = &text[probe..next];
+        if is_comment(line) && text::line_indent(text, probe).len() > indent {
+            at = next;
+        } else if !is_blank(line) {
+            break;
+        }
+        probe = next;
+    }
+    at
+}
+
 /// `end`, or before the line break it follows.
 pub fn before_break(text: &str, end: usize) -> usize {
     let t = &text[..end];

@@ -14,7 +14,7 @@ use serde_json::{Map, Value as Json};
 use super::edit::{EditError, Expanded, Parent, broken};
 use super::layout::{
     Style, after_line, before_break, blank_between, end_of_last_line, indent_before, insert_lines,
-    is_blank, is_comment, line_above, line_end, remove_lines,
+    is_blank, is_comment, line_above, line_end, past_nested_comments, remove_lines,
 };
 use super::tree::{Entry, Kind, Node};
 use super::{YamlDoc, dotted, render};
@@ -85,6 +85,7 @@ pub fn insert(
                     render::entry(&key, &nested, indent, &style).map_err(unrepresentable)?;
                 let blank = blank_between(&text, entries.iter());
                 let at = after_line(&text, map.span.end);
+                let at = past_nested_comments(&text, at, indent.len());
                 insert_lines(&mut text, at, &lines, style.eol, blank);
             }
         }
@@ -103,7 +104,7 @@ pub fn insert(
             let inner = format!("{indent}{}", style.unit);
             let key = render::key(name, false).map_err(unrepresentable)?;
             let lines = render::entry(&key, &nested, &inner, &style).map_err(unrepresentable)?;
-            let at = line_end(&text, colon);
+            let at = past_nested_comments(&text, line_end(&text, colon), inner.len());
             insert_lines(&mut text, at, &lines, style.eol, false);
         }
     }
@@ -287,11 +288,16 @@ fn colon_end(text: &str, e: &Entry) -> Option<usize> {
     (text.as_bytes().get(from + gap) == Some(&b':')).then_some(from + gap + 1)
 }
 
-/// The indentation of a block entry's key, which must start its line.
+/// The indentation of a block entry's key, which must start its line after
+/// spaces alone and be followed by its `:` there (not `? key`, `- key:`, a
+/// tab-indented key).
 fn own_line<'a>(doc: &'a YamlDoc, path: &[String], e: &Entry) -> Result<&'a str, EditError> {
-    indent_before(&doc.text, e.key_node.start).ok_or(EditError::Unsupported {
-        path: dotted(path),
-        what: "a key that does not start its line (`? key`, `- key:`)",
-        offset: e.key_node.start,
-    })
+    let start = e.key_node.start;
+    indent_before(&doc.text, start)
+        .filter(|_| !e.key_node.is_implicit() && colon_end(&doc.text, e).is_some())
+        .ok_or(EditError::Unsupported {
+            path: dotted(path),
+            what: "an entry whose key does not start its line after spaces (`? key`, `- key:`, a tab)",
+            offset: start,
+        })
 }
