@@ -4,7 +4,7 @@
 //! provider's `model.base_url`) and nothing else. granit-parser (the
 //! parser under serde-saphyr, already in the build) reads the text, which
 //! validates it and gives a byte range for every scalar and flow bracket;
-//! [`tree`] turns its events into a small tree with those spans. Edits
+//! `build` turns its events into a small `tree` with those spans. Edits
 //! are then splices of the original text (whole lines in block style), so
 //! comments, blank lines, key order, quoting and line endings outside the
 //! lines coffer writes keep their bytes by construction. No YAML printer
@@ -33,11 +33,13 @@
 //!   have one), and removal takes exactly that text out again.
 //! - Refused with an offset: a parent that is a list or a scalar, a null
 //!   inside a flow mapping (`{a: }`), entries that do not start their line
-//!   (`? key`), and whatever [`tree`] refuses for the whole file.
+//!   (`? key`), and whatever `build` refuses for the whole file.
 
+mod build;
 mod edit;
 mod layout;
 mod place;
+mod quote;
 mod render;
 mod scalar;
 mod tree;
@@ -71,7 +73,7 @@ impl YamlDoc {
                 help: Some("remove the extra byte-order mark".into()),
             });
         }
-        let tree = tree::build(text)?;
+        let tree = build::build(text)?;
         Ok(YamlDoc {
             text: text.to_owned(),
             tree,
@@ -119,7 +121,7 @@ fn dotted(path: &[String]) -> String {
         return "the document".into();
     }
     path.iter()
-        .map(|k| scalar::string(k, true))
+        .map(|k| quote::string(k, true))
         .collect::<Vec<_>>()
         .join(".")
 }

@@ -6,19 +6,19 @@
 //! dashes. Empty collections are `{}` and `[]`, null is `null`. Inside a
 //! flow collection (`{ … }` a user wrote), everything is flow, since block
 //! text cannot stand there. Strings are plain unless a reader could take
-//! them for something else (see [`scalar`]).
+//! them for something else (see [`quote`]).
 
 use serde_json::Value as Json;
 
 use super::layout::Style;
-use super::scalar;
+use super::quote;
 
 /// Longest key written: YAML bounds an implicit key at 1024 characters.
 const MAX_KEY: usize = 1000;
 
 /// A key as YAML writes it; `Err` when it is too long to be a key.
 pub fn key(k: &str, flow: bool) -> Result<String, String> {
-    let s = scalar::string(k, flow);
+    let s = quote::string(k, flow);
     if s.chars().count() > MAX_KEY {
         return Err(format!(
             "a key longer than {MAX_KEY} characters cannot be written"
@@ -41,8 +41,8 @@ pub fn inline(v: &Json, flow: bool) -> Result<String, String> {
     Ok(match v {
         Json::Null => "null".into(),
         Json::Bool(b) => b.to_string(),
-        Json::Number(n) => scalar::number(n),
-        Json::String(s) => scalar::string(s, flow),
+        Json::Number(n) => quote::number(n),
+        Json::String(s) => quote::string(s, flow),
         Json::Array(items) => {
             let items: Result<Vec<_>, _> = items.iter().map(|i| inline(i, true)).collect();
             format!("[{}]", items?.join(", "))

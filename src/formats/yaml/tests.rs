@@ -250,3 +250,40 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
         assert!(err.offset <= text.len());
     }
 }
+
+#[test]
+fn the_engine_can_prune_after_all_removals() {
+    for text in ["model: x\n", "mcp_servers: {}\n", "mcp_servers: ~\n"] {
+        let mut doc = YamlDoc::parse(text).unwrap();
+        let a = doc.set(&path("mcp_servers.a"), &json!(1)).unwrap();
+        let b = doc.set(&path("mcp_servers.b"), &json!(2)).unwrap();
+        assert_eq!(b, Inserted::default());
+        // `a`'s record cannot prune a parent that still holds `b` ...
+        assert!(doc.remove(&path("mcp_servers.a"), &a).unwrap());
+        assert!(doc.remove(&path("mcp_servers.b"), &b).unwrap());
+        assert!(!doc.remove(&path("mcp_servers.b"), &b).unwrap());
+        // ... so the engine keeps the file's record and prunes at the end.
+        doc.prune(&a.created, a.expanded.as_slice()).unwrap();
+        assert_eq!(doc.to_string(), text);
+        doc.prune(&a.created, a.expanded.as_slice()).unwrap();
+        assert_eq!(doc.to_string(), text, "pruning twice changes nothing");
+    }
+}
+
+#[test]
+fn a_parent_the_user_added_to_stays() {
+    let p = path("mcp_servers.coffer-memory");
+    let mut doc = YamlDoc::parse("model: x\n").unwrap();
+    let ins = doc.set(&p, &server()).unwrap();
+    doc.set(&path("mcp_servers.mine"), &json!({"command": "z"}))
+        .unwrap();
+    assert!(doc.remove(&p, &ins).unwrap());
+    assert_eq!(
+        doc.to_string(),
+        "model: x\nmcp_servers:\n  mine:\n    command: z\n"
+    );
+    // A comment the user wrote on it keeps it too, even once it is empty.
+    let mut doc = YamlDoc::parse("mcp_servers: # mine\n").unwrap();
+    doc.prune(&[path("mcp_servers")], &[]).unwrap();
+    assert_eq!(doc.to_string(), "mcp_servers: # mine\n");
+}
