@@ -140,6 +140,22 @@ fn a_seeded_config_keeps_its_banners_and_comments() {
     );
 }
 
+/// What PyYAML's `yaml.dump` writes (Hermes saves its config with it):
+/// indentless lists, `{}` for empty mappings, single quotes.
+const DUMPED: &str = "model:\n  default: anthropic/claude-opus-4.6\n  provider: auto\nmcp_servers:\n  ctx:\n    command: npx\n    args:\n    - -y\n    - ctx-mcp\n    env:\n      API_KEY: 'yes'\ntoolsets:\n- hermes-cli\n- web\nhoncho: {}\ndisplay:\n  compact: false\n";
+
+#[test]
+fn a_config_pyyaml_wrote_gets_pyyaml_shaped_text() {
+    let out = installs(DUMPED, MEMBER, &server());
+    let member = "  coffer-memory:\n    command: coffer\n    args:\n    - mcp\n    - --stdio\n    env:\n      TOKEN: x\n";
+    assert_eq!(out, DUMPED.replace("toolsets:", &format!("{member}toolsets:")));
+    let out = installs(DUMPED, "model.base_url", &json!("http://localhost:8080/v1"));
+    assert_eq!(
+        out,
+        DUMPED.replace("auto\n", "auto\n  base_url: http://localhost:8080/v1\n")
+    );
+}
+
 #[test]
 fn empty_comment_only_and_unterminated_files() {
     let block = format!("mcp_servers:\n{}", server_lines("  ", "  "));
@@ -625,9 +641,20 @@ proptest! {
     fn install_is_idempotent_and_removal_its_exact_inverse((top, layout) in document()) {
         let text = render(&top, &layout);
         YamlDoc::parse(&text).map_err(|e| TestCaseError::fail(format!("generated YAML does not parse: {e:?}\n{text}")))?;
-        for (path, value) in [(MEMBER, server()), ("model.base_url", json!("http://localhost:8080/v1"))] {
+        let changes = [
+            (MEMBER, server(), json!({"url": "https://e.example/mcp", "headers": {}})),
+            ("model.base_url", json!("http://localhost:8080/v1"), json!("yes")),
+        ];
+        for (path, value, other) in changes {
             let r = round_trip(text.as_bytes(), &p(path), &value);
-            prop_assert!(r.is_ok(), "{path}: {}\n{text}", r.unwrap_err());
+            prop_assert!(r.is_ok(), "{path}: {}\n{text}", r.as_ref().unwrap_err());
+            // Changing coffer's member and changing it back is exact too.
+            let once = String::from_utf8(r.unwrap()).unwrap();
+            let mut doc = YamlDoc::parse(&once).unwrap();
+            doc.set(&p(path), &other).map_err(|e| TestCaseError::fail(format!("change: {e}\n{once}")))?;
+            prop_assert_eq!(doc.get(&p(path)), Some(other));
+            doc.set(&p(path), &value).map_err(|e| TestCaseError::fail(format!("change back: {e}")))?;
+            prop_assert_eq!(doc.to_string(), once);
         }
     }
 

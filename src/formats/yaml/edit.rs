@@ -21,21 +21,21 @@ use super::{YamlDoc, dotted, place};
 pub enum EditError {
     #[error("no path given")]
     EmptyPath,
-    #[error("`{path}` is {found}, not a mapping")]
+    #[error("{path} is {found}, not a mapping")]
     NotAMapping {
         path: String,
         found: &'static str,
         offset: usize,
     },
-    #[error("`{path}`: coffer does not edit {what}; rewrite it by hand, or remove it")]
+    #[error("{path}: coffer does not edit {what}; rewrite it by hand, or remove it")]
     Unsupported {
         path: String,
         what: &'static str,
         offset: usize,
     },
-    #[error("`{path}` cannot be written as YAML: {why}")]
+    #[error("{path} cannot be written as YAML: {why}")]
     Unrepresentable { path: String, why: String },
-    #[error("the edit of `{path}` would {what}; the file is left as it is")]
+    #[error("the edit of {path} would {what}; the file is left as it is")]
     Broken { path: String, what: String },
 }
 

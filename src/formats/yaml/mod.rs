@@ -34,6 +34,15 @@
 //! - Refused with an offset: a parent that is a list or a scalar, a null
 //!   inside a flow mapping (`{a: }`), entries that do not start their line
 //!   (`? key`), and whatever `build` refuses for the whole file.
+//!
+//! New text follows the file: its line ending, the indentation of its
+//! first nested block collection (two spaces without one), indented or
+//! indentless lists as most of its lists are. Mappings and lists coffer
+//! writes in block context are block collections (`{}` and `[]` when
+//! empty); strings are plain unless YAML 1.2 or YAML 1.1 (PyYAML, which
+//! Hermes uses) could read them as something else, then double-quoted.
+//! Reading follows the YAML 1.2 core schema, so [`YamlDoc::get`] compares
+//! meanings, not spellings.
 
 mod build;
 mod edit;
@@ -115,15 +124,14 @@ impl fmt::Display for YamlDoc {
     }
 }
 
-/// `a.b` for messages, each key as YAML would write it.
+/// `` `a.b` `` for messages, each key as YAML would write it in a flow;
+/// "the document" for the root.
 fn dotted(path: &[String]) -> String {
     if path.is_empty() {
         return "the document".into();
     }
-    path.iter()
-        .map(|k| quote::string(k, true))
-        .collect::<Vec<_>>()
-        .join(".")
+    let keys: Vec<String> = path.iter().map(|k| quote::string(k, true)).collect();
+    format!("`{}`", keys.join("."))
 }
 
 #[cfg(test)]
