@@ -148,7 +148,10 @@ const DUMPED: &str = "model:\n  default: anthropic/claude-opus-4.6\n  provider: 
 fn a_config_pyyaml_wrote_gets_pyyaml_shaped_text() {
     let out = installs(DUMPED, MEMBER, &server());
     let member = "  coffer-memory:\n    command: coffer\n    args:\n    - mcp\n    - --stdio\n    env:\n      TOKEN: x\n";
-    assert_eq!(out, DUMPED.replace("toolsets:", &format!("{member}toolsets:")));
+    assert_eq!(
+        out,
+        DUMPED.replace("toolsets:", &format!("{member}toolsets:"))
+    );
     let out = installs(DUMPED, "model.base_url", &json!("http://localhost:8080/v1"));
     assert_eq!(
         out,
