@@ -294,6 +294,17 @@ fn a_block_scalar_at_an_unterminated_end_is_refused_not_changed() {
 }
 
 #[test]
+fn a_kept_blank_line_of_a_block_scalar_is_not_a_separator() {
+    // `|+` keeps its trailing blank lines: a separator after them would be
+    // read as one more line of the value.
+    let before = "mcp_servers:\n  a: 1\n\n  b: |+\n    x\n\nz: 1\n";
+    assert_eq!(
+        installs(before, MEMBER, &server()),
+        before.replace("x\n\n", &format!("x\n\n{}", server_lines("  ", "  ")))
+    );
+}
+
+#[test]
 fn yaml_that_does_not_parse_is_refused_with_an_offset() {
     for text in [
         "a: [1, 2\n",
@@ -340,8 +351,8 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 enum Y {
     /// Text of a value that stays on its key's line.
     Inline(String),
-    /// `|-` or `>-` with these lines.
-    Block(char, Vec<String>),
+    /// `|` or `>`, a chomping indicator (`-`, `+` or none), these lines.
+    Block(char, &'static str, Vec<String>),
     Map(Vec<(String, Y, Deco)>),
     Seq(Vec<Y>),
 }
@@ -417,8 +428,12 @@ fn entries(value: BoxedStrategy<Y>) -> impl Strategy<Value = Vec<(String, Y, Dec
 fn value() -> BoxedStrategy<Y> {
     let leaf = prop_oneof![
         4 => inline().prop_map(Y::Inline),
-        1 => (prop_oneof![Just('|'), Just('>')], prop::collection::vec("[a-z #:]{1,8}", 1..3))
-            .prop_map(|(c, l)| Y::Block(c, l)),
+        1 => (
+            prop_oneof![Just('|'), Just('>')],
+            prop_oneof![Just("-"), Just("+"), Just("")],
+            prop::collection::vec("[a-z #:]{1,8}", 1..3),
+        )
+            .prop_map(|(c, chomp, l)| Y::Block(c, chomp, l)),
     ];
     leaf.prop_recursive(3, 24, 4, |inner| {
         prop_oneof![
@@ -522,9 +537,9 @@ fn body(v: &Y, indent: &str, l: &Layout) -> (String, Vec<String>) {
     let mut lines = Vec::new();
     let head = match v {
         Y::Inline(s) => return (format!(" {s}"), lines),
-        Y::Block(c, text) => {
+        Y::Block(c, chomp, text) => {
             lines.extend(text.iter().map(|t| format!("{inner}{}", t.trim())));
-            format!(" {c}-")
+            format!(" {c}{}", chomping(chomp, l))
         }
         Y::Map(entries) => {
             write_entries(entries, &inner, l, &mut lines);
@@ -539,6 +554,14 @@ fn body(v: &Y, indent: &str, l: &Layout) -> (String, Vec<String>) {
     (head, lines)
 }
 
+/// A block scalar keeps or clips its last line feed only in a file that
+/// ends with one: at an unterminated end, PyYAML reads it without, and a
+/// line coffer adds after it would give it one (the edit is refused; see
+/// `a_block_scalar_at_an_unterminated_end_is_refused_not_changed`).
+fn chomping(chomp: &'static str, l: &Layout) -> &'static str {
+    if l.final_newline { chomp } else { "-" }
+}
+
 /// `- item` lines at `dash`; a collection item starts on the dash's line.
 fn seq_lines(items: &[Y], dash: &str, l: &Layout, lines: &mut Vec<String>) {
     let nested = format!("{dash}  ");
@@ -546,8 +569,8 @@ fn seq_lines(items: &[Y], dash: &str, l: &Layout, lines: &mut Vec<String>) {
         let mut below = Vec::new();
         match item {
             Y::Inline(s) => lines.push(format!("{dash}- {s}")),
-            Y::Block(c, text) => {
-                lines.push(format!("{dash}- {c}-"));
+            Y::Block(c, chomp, text) => {
+                lines.push(format!("{dash}- {c}{}", chomping(chomp, l)));
                 lines.extend(text.iter().map(|t| format!("{nested}{}", t.trim())));
             }
             Y::Map(entries) => {

@@ -81,7 +81,7 @@ pub fn build(text: &str) -> Result<Tree, SyntaxError> {
                 ));
             }
             Event::Scalar(value, style, _, tag) => {
-                let node = scalar_node(&value, style, tag.as_deref(), &span, range)?;
+                let node = scalar_node(text, &value, style, tag.as_deref(), &span, range)?;
                 attach(&mut stack, &mut tree, node)?;
             }
             Event::MappingStart(style, _, ref tag) | Event::SequenceStart(style, _, ref tag) => {
@@ -201,6 +201,7 @@ fn attach(stack: &mut [Frame], tree: &mut Tree, node: Node) -> Result<(), Syntax
 }
 
 fn scalar_node(
+    text: &str,
     value: &str,
     style: ScalarStyle,
     tag: Option<&Tag>,
@@ -227,16 +228,47 @@ fn scalar_node(
             })?
         }
     };
+    let block = matches!(style, ScalarStyle::Literal | ScalarStyle::Folded);
+    // A block scalar's span runs over the blank lines after it, which are
+    // its text only when it keeps them (`|+`: its value then ends with more
+    // line feeds than its content has, or is only line feeds); otherwise
+    // they belong to what follows, as after any value.
+    // Without a content line, it ends with its `|` header (granit's span
+    // may or may not hold the header then).
+    let kept = value.ends_with("\n\n") || (!value.is_empty() && value.bytes().all(|b| b == b'\n'));
+    let end = if block && !kept {
+        match last_line_end(&text[range.clone()]) {
+            0 => text[..range.start]
+                .trim_end_matches([' ', '\t', '\r', '\n'])
+                .len(),
+            n => range.start + n,
+        }
+    } else {
+        range.end
+    };
     Ok(Node {
         start,
         kind: Kind::Scalar {
             value: json,
-            block: matches!(style, ScalarStyle::Literal | ScalarStyle::Folded),
+            block,
             plain: plain && tag.is_none(),
             implicit: plain && range.is_empty() && tag.is_none(),
         },
-        span: range,
+        span: range.start.min(end)..end,
     })
+}
+
+/// End of the last line of `s` that is not blank, before its line break.
+fn last_line_end(s: &str) -> usize {
+    let mut end = s.len();
+    loop {
+        let t = s[..end].trim_end_matches(['\r', '\n']);
+        let start = t.rfind('\n').map_or(0, |i| i + 1);
+        if start == 0 || !t[start..].trim().is_empty() {
+            return t.len();
+        }
+        end = start;
+    }
 }
 
 fn check_tag(tag: Option<&Tag>, kind: &str, at: usize) -> Result<(), SyntaxError> {

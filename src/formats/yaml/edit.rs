@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
 use super::tree::{Entry, Kind, Node};
-use super::{YamlDoc, dotted, place};
+use super::{YamlDoc, dotted, layout, place};
 
 /// Why an edit was not made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -197,7 +197,7 @@ impl YamlDoc {
                 return Ok(Found::Entry { map: node, index });
             }
             let e = &entries[index];
-            if !*flow && place::empty_on_key_line(self, e) {
+            if !*flow && layout::empty_on_key_line(&self.text, e) {
                 return Ok(Found::Missing {
                     depth: depth + 1,
                     parent: Parent::Empty(e),

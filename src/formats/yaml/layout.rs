@@ -122,6 +122,31 @@ pub fn insert_lines(text: &mut String, at: usize, lines: &[String], eol: &str, b
     text.insert_str(at, &s);
 }
 
+/// Whether a block entry's value is null or `{}` written on the key's line,
+/// where coffer writes the member below the key instead.
+pub fn empty_on_key_line(text: &str, e: &Entry) -> bool {
+    let empty = match &e.value.kind {
+        Kind::Map {
+            flow: true,
+            entries,
+        } => entries.is_empty(),
+        _ => e.value.is_null(),
+    };
+    empty
+        && colon_end(text, e)
+            .is_some_and(|c| e.value.is_implicit() || !text[c..e.value.span.end].contains('\n'))
+}
+
+/// After the `:` that follows the key on its line.
+pub fn colon_end(text: &str, e: &Entry) -> Option<usize> {
+    let from = e.key_node.span.end;
+    let gap = text[from..]
+        .bytes()
+        .take_while(|b| *b == b' ' || *b == b'\t')
+        .count();
+    (text.as_bytes().get(from + gap) == Some(&b':')).then_some(from + gap + 1)
+}
+
 /// How the file writes what coffer adds.
 #[derive(Debug, Clone)]
 pub struct Style {

@@ -7,14 +7,16 @@
 //! comment on that line included), plus the blank line above it when the
 //! same rule that made the insertion add one says so. Comments after the
 //! last content line belong to what follows and stay, so does a comment a
-//! user writes directly above coffer's key.
+//! user writes directly above coffer's key. No blank line is added (or
+//! taken) right after a block scalar that keeps a final line feed: `|+`
+//! would read it as one more line of its value.
 
 use serde_json::{Map, Value as Json};
 
 use super::edit::{EditError, Expanded, Parent, broken};
 use super::layout::{
-    Style, after_line, before_break, blank_between, end_of_last_line, indent_before, insert_lines,
-    is_blank, is_comment, line_above, line_end, past_nested_comments, remove_lines,
+    Style, after_line, before_break, blank_between, colon_end, end_of_last_line, indent_before,
+    insert_lines, is_blank, is_comment, line_above, line_end, past_nested_comments, remove_lines,
 };
 use super::tree::{Entry, Kind, Node};
 use super::{YamlDoc, dotted, render};
@@ -83,9 +85,10 @@ pub fn insert(
                 let key = render::key(name, false).map_err(unrepresentable)?;
                 let lines =
                     render::entry(&key, &nested, indent, &style).map_err(unrepresentable)?;
-                let blank = blank_between(&text, entries.iter());
-                let at = after_line(&text, map.span.end);
-                let at = past_nested_comments(&text, at, indent.len());
+                let after = after_line(&text, map.span.end);
+                let at = past_nested_comments(&text, after, indent.len());
+                let blank =
+                    blank_between(&text, entries.iter()) && !(map.ends_open() && at == after);
                 insert_lines(&mut text, at, &lines, style.eol, blank);
             }
         }
@@ -204,7 +207,18 @@ pub fn remove(
         .filter(|(i, _)| *i != index)
         .map(|(_, e)| e)
         .collect();
-    if let Some(above) = line_above(&text, start).filter(|l| is_blank(&text[l.clone()])) {
+    // A blank line in the value above (a `|+` scalar's), or right after a
+    // block scalar that could take it in, is not a separator: insertion
+    // adds none there either.
+    let prev = index.checked_sub(1).map(|i| &entries[i]);
+    let blank_above = line_above(&text, start).filter(|l| {
+        is_blank(&text[l.clone()])
+            && prev.is_none_or(|p| {
+                l.start >= p.end()
+                    && !(p.value.ends_open() && after_line(&text, p.end()) == l.start)
+            })
+    });
+    if let Some(above) = blank_above {
         let root = doc.tree.root.as_ref().is_some_and(|r| std::ptr::eq(r, map));
         let separated = if others.is_empty() {
             root && line_above(&text, above.start).is_some_and(|l| is_comment(&text[l]))
@@ -261,31 +275,6 @@ pub fn restore(doc: &YamlDoc, e: &Expanded) -> Option<String> {
     let mut text = doc.text.clone();
     text.insert_str(colon, &e.text);
     Some(text)
-}
-
-/// Whether a block entry's value is null or `{}` written on the key's line,
-/// where coffer writes the member below the key instead.
-pub fn empty_on_key_line(doc: &YamlDoc, e: &Entry) -> bool {
-    let empty = match &e.value.kind {
-        Kind::Map {
-            flow: true,
-            entries,
-        } => entries.is_empty(),
-        _ => e.value.is_null(),
-    };
-    empty
-        && colon_end(&doc.text, e)
-            .is_some_and(|c| e.value.is_implicit() || !doc.text[c..e.value.span.end].contains('\n'))
-}
-
-/// After the `:` that follows the key on its line.
-fn colon_end(text: &str, e: &Entry) -> Option<usize> {
-    let from = e.key_node.span.end;
-    let gap = text[from..]
-        .bytes()
-        .take_while(|b| *b == b' ' || *b == b'\t')
-        .count();
-    (text.as_bytes().get(from + gap) == Some(&b':')).then_some(from + gap + 1)
 }
 
 /// The indentation of a block entry's key, which must start its line after

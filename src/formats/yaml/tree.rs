@@ -17,8 +17,9 @@ pub struct Node {
     /// Where the node's text begins, its tag included.
     pub start: usize,
     /// A scalar's text (quotes included; a block scalar's content lines,
-    /// not its `|` header), a flow collection from bracket to bracket, a
-    /// block collection from its first item to the end of its last one.
+    /// not its `|` header, nor the blank lines after them unless it keeps
+    /// them), a flow collection from bracket to bracket, a block collection
+    /// from its first item to the end of its last one.
     pub span: Range<usize>,
     pub kind: Kind,
 }
@@ -86,6 +87,25 @@ impl Node {
 
     pub fn is_implicit(&self) -> bool {
         matches!(self.kind, Kind::Scalar { implicit: true, .. })
+    }
+
+    /// Whether the node's text ends with a block scalar that keeps a final
+    /// line feed (`|`, `|+`): a blank line right after it may be read as
+    /// one more line of it (always, with `|+`).
+    pub fn ends_open(&self) -> bool {
+        match &self.kind {
+            Kind::Scalar {
+                block: true,
+                value: Json::String(s),
+                ..
+            } => s.ends_with('\n'),
+            Kind::Map {
+                flow: false,
+                entries,
+            } => entries.last().is_some_and(|e| e.value.ends_open()),
+            Kind::Seq { flow: false, items } => items.last().is_some_and(Node::ends_open),
+            _ => false,
+        }
     }
 
     /// A short description for messages.
