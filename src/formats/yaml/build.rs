@@ -7,7 +7,7 @@
 //! keys (`<<`: PyYAML merges, YAML 1.2 does not, so the file has no single
 //! meaning), tags outside the core schema (`!custom`, `!!binary`: their
 //! meaning belongs to an application), a core tag on text of another type
-//! (`!!int x`), collections as keys, and duplicate keys. Anchors alone are
+//! (`!!int x`), collections or nothing as keys, and duplicate keys. Anchors alone are
 //! harmless and kept. Nesting is bounded by the parser's limits
 //! ([`MAX_DEPTH`]), so hostile depth is an error, never a stack overflow;
 //! the walk here keeps its own stack rather than recursing.
@@ -82,7 +82,7 @@ pub fn build(text: &str) -> Result<Tree, SyntaxError> {
             }
             Event::Scalar(value, style, _, tag) => {
                 let node = scalar_node(text, &value, style, tag.as_deref(), &span, range)?;
-                attach(&mut stack, &mut tree, node)?;
+                attach(text, &mut stack, &mut tree, node)?;
             }
             Event::MappingStart(style, _, ref tag) | Event::SequenceStart(style, _, ref tag) => {
                 let map = matches!(event, Event::MappingStart(..));
@@ -116,7 +116,7 @@ pub fn build(text: &str) -> Result<Tree, SyntaxError> {
             }
             Event::MappingEnd | Event::SequenceEnd => {
                 let Some(frame) = stack.pop() else { continue };
-                attach(&mut stack, &mut tree, finish(frame, range.end))?;
+                attach(text, &mut stack, &mut tree, finish(frame, range.end))?;
             }
             _ => {}
         }
@@ -158,7 +158,7 @@ fn finish(frame: Frame, close: usize) -> Node {
     }
 }
 
-fn attach(stack: &mut [Frame], tree: &mut Tree, node: Node) -> Result<(), SyntaxError> {
+fn attach(text: &str, stack: &mut [Frame], tree: &mut Tree, node: Node) -> Result<(), SyntaxError> {
     match stack.last_mut() {
         None => tree.root = Some(node),
         Some(Frame::Seq { items, .. }) => items.push(node),
@@ -174,6 +174,14 @@ fn attach(stack: &mut [Frame], tree: &mut Tree, node: Node) -> Result<(), Syntax
                 let Kind::Scalar { value, .. } = &node.kind else {
                     return Err(refuse(node.start, "a collection used as a key", ""));
                 };
+                // A key with no text (`?` alone, `: x`) has no place of its
+                // own: the parser puts it at the next token, which moves
+                // when coffer writes there.
+                if node.is_implicit() {
+                    let before = text[..node.start].trim_end();
+                    let at = before.strip_suffix('?').map_or(node.start, str::len);
+                    return Err(refuse(at, "an empty key", "write the key out"));
+                }
                 let k = match value {
                     Json::String(s) => s.clone(),
                     // The key as written: `1` and `"1"` name the same member.

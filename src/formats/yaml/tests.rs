@@ -225,6 +225,8 @@ fn what_coffer_will_not_read_is_refused_with_an_offset() {
         ("a: !!int x\n", 3, "not of that type"),
         ("a: 1\nb: 2\na: 3\n", 10, "duplicate key `a`"),
         ("[a]: 1\n", 0, "collection used as a key"),
+        ("a:\n?\n", 3, "an empty key"),
+        ("a: 1\n: x\n", 5, ""),
         ("\u{feff}a: 1\n", 0, "byte-order mark"),
     ] {
         let err = YamlDoc::parse(text).unwrap_err();
