@@ -18,8 +18,8 @@ use std::ops::Range;
 use granit_parser::{Event, Parser, ScalarStyle, Span, StructureStyle, Tag};
 use serde_json::Value as Json;
 
-use super::scalar;
 use super::tree::{Entry, Kind, Node, Tree};
+use super::{layout, scalar};
 use crate::formats::SyntaxError;
 
 /// Deepest nesting of collections accepted (Hermes' config needs 4).
@@ -245,7 +245,7 @@ fn scalar_node(
     // may or may not hold the header then).
     let kept = value.ends_with("\n\n") || (!value.is_empty() && value.bytes().all(|b| b == b'\n'));
     let end = if block && !kept {
-        match last_line_end(&text[range.clone()]) {
+        match layout::last_line_end(&text[range.clone()]) {
             0 => text[..range.start]
                 .trim_end_matches([' ', '\t', '\r', '\n'])
                 .len(),
@@ -264,19 +264,6 @@ fn scalar_node(
         },
         span: range.start.min(end)..end,
     })
-}
-
-/// End of the last line of `s` that is not blank, before its line break.
-fn last_line_end(s: &str) -> usize {
-    let mut end = s.len();
-    loop {
-        let t = s[..end].trim_end_matches(['\r', '\n']);
-        let start = t.rfind('\n').map_or(0, |i| i + 1);
-        if start == 0 || !t[start..].trim().is_empty() {
-            return t.len();
-        }
-        end = start;
-    }
 }
 
 fn check_tag(tag: Option<&Tag>, kind: &str, at: usize) -> Result<(), SyntaxError> {

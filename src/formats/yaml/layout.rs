@@ -80,6 +80,19 @@ pub fn end_of_last_line(text: &str) -> usize {
     }
 }
 
+/// End of the last line of `s` that is not blank, before its line break.
+pub fn last_line_end(s: &str) -> usize {
+    let mut end = s.len();
+    loop {
+        let t = s[..end].trim_end_matches(['\r', '\n']);
+        let start = t.rfind('\n').map_or(0, |i| i + 1);
+        if start == 0 || !t[start..].trim().is_empty() {
+            return t.len();
+        }
+        end = start;
+    }
+}
+
 /// The spaces before `pos` on its line; `None` when something else stands
 /// there (`- key`, `? key`, `--- key`).
 pub fn indent_before(text: &str, pos: usize) -> Option<&str> {
