@@ -6,6 +6,7 @@ use super::markdown;
 use super::plan::{Change, ChangeOp};
 use super::toml;
 use super::whole;
+use super::yaml;
 use crate::error::Error;
 use crate::resource::{Claim, Facet, Resource, Syntax};
 use crate::state::FileRecord;
@@ -50,6 +51,7 @@ pub fn reconcile(input: &Input) -> Result<Outcome, Error> {
         Syntax::Json | Syntax::Jsonc => json::reconcile(input),
         Syntax::Toml => toml::reconcile(input),
         Syntax::Markdown => markdown::reconcile(input),
+        Syntax::Yaml => yaml::reconcile(input),
         Syntax::Whole => whole::reconcile(input),
         other => Err(Error::Conflict {
             message: format!("{}: coffer cannot edit {other:?} files yet", input.display),
