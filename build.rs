@@ -23,15 +23,22 @@ fn main() {
     let agents = value["agents"]
         .as_array()
         .unwrap_or_else(|| panic!("{source} has no list of agents"));
-    // A Rust expression: `&[("id", "json"), …]`; Debug of a str is a valid
-    // Rust string literal.
+    // A Rust expression: `&[("id", Some("dialect"), "json"), …]` (the hook
+    // dialect, which every apply needs for every agent, is listed so that
+    // the agent need not be read for it); Debug of a str is a valid Rust
+    // string literal.
     let mut index = String::from("&[\n");
     for agent in agents {
         let id = agent["id"]
             .as_str()
             .unwrap_or_else(|| panic!("{source}: an agent without an id"));
         let json = serde_json::to_string(agent).expect("a YAML value serialises as JSON");
-        index.push_str(&format!("    ({id:?}, {json:?}),\n"));
+        let context = &agent["context"];
+        let dialect = match context["mechanism"].as_str() {
+            Some("shell-command" | "plugin-drop") => context["dialect"].as_str(),
+            _ => None,
+        };
+        index.push_str(&format!("    ({id:?}, {dialect:?}, {json:?}),\n"));
     }
     index.push_str("]\n");
     let out = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");

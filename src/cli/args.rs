@@ -49,9 +49,10 @@ pub enum Command {
     Man,
     /// The program installed hooks run.
     ///
-    /// Not yet implemented: this is a stub that reads nothing, prints
-    /// nothing and exits 0, so installed hooks are harmless until the hook
-    /// runtime lands.
+    /// Prints the context configured for the agent in the envelope its
+    /// dialect expects for the event, from the settings `coffer apply` left in
+    /// the state folder. It always exits 0 and prints nothing on stderr; set
+    /// COFFER_HOOK_DEBUG=1 for a line per source. See docs/hook.md.
     Hook(HookArgs),
 }
 

@@ -15,6 +15,7 @@ const ADD: Style = AnsiColor::Green.on_default();
 const DEL: Style = AnsiColor::Red.on_default();
 const HUNK: Style = AnsiColor::Cyan.on_default();
 const NOTE: Style = AnsiColor::Yellow.on_default();
+const WARN: Style = AnsiColor::Yellow.on_default().bold();
 
 pub(super) fn print_plan(plan: &Plan, mode: Mode) {
     // Styled (or stripped) into memory first, then written at once: stdout
@@ -36,6 +37,9 @@ pub(super) fn print_json(document: &crate::engine::PlanDocument) {
 /// The whole plan, with ANSI styles (stripped by the caller's stream).
 pub fn plan_text(plan: &Plan, mode: Mode) -> String {
     let mut drift = String::new();
+    for w in &plan.warnings {
+        drift.push_str(&format!("{WARN}Warning:{WARN:#} {w}\n"));
+    }
     for d in &plan.drift {
         drift.push_str(&format!(
             "{NOTE}Note:{NOTE:#} {d} changed outside coffer since coffer last wrote it; coffer's own entries are checked as usual.\n"
@@ -52,6 +56,22 @@ pub fn plan_text(plan: &Plan, mode: Mode) -> String {
     let mut s = drift;
     for f in &plan.files {
         file_diff(&mut s, f);
+        s.push('\n');
+    }
+    for h in &plan.hook_settings {
+        let action = match (&h.before, &h.after) {
+            (None, _) => "will be created",
+            (Some(_), None) => "will be deleted",
+            (Some(_), Some(_)) => "will be updated",
+        };
+        // The file lives in coffer's state folder: what changes matters,
+        // not where.
+        s.push_str(&format!(
+            "{BOLD}# coffer's hook settings for {} {action}{BOLD:#}\n",
+            h.dialect
+        ));
+    }
+    if !plan.hook_settings.is_empty() {
         s.push('\n');
     }
     let sum = plan.summary();

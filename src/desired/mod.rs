@@ -8,7 +8,10 @@ mod spanned_map;
 
 pub use facets::{InstructionsFacet, McpFacet, McpServer, ProviderFacet, SkillsFacet};
 pub use load::{DesiredError, DesiredFile, load, parse};
-pub use model::{AgentFacets, ContextFacet, DEFAULT_HOOK_COMMAND, Desired, Event, HookSettings};
+pub use model::{
+    AgentFacets, ContextFacet, DEFAULT_HOOK_COMMAND, Desired, Event, HookSettings, SharedContext,
+    SourceSpec,
+};
 pub use spanned::{Sp, Span};
 pub use spanned_map::{AgentMap, SpannedMap};
 

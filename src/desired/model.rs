@@ -33,6 +33,11 @@ pub struct Desired {
     /// The program that installed hooks run.
     #[serde(default)]
     pub hook: HookSettings,
+    /// Context settings every agent's `context` facet starts from: its
+    /// sources come first, and each setting applies unless the agent's
+    /// facet sets it too.
+    #[serde(default)]
+    pub context: Option<Sp<SharedContext>>,
     /// Agents to manage, by id (`coffer agents` lists them), each with the
     /// facets it should get. An agent left out is not touched, except that
     /// what coffer installed for it earlier is taken out again.
@@ -98,9 +103,87 @@ pub struct AgentFacets {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContextFacet {
-    /// Events at which the hook runs. Default: `[session-start]`.
+    /// Events at which the hook runs. Default: `[session-start]`. The note
+    /// goes out at `session-start`; `user-prompt-submit` carries per-prompt
+    /// context, and the note too for an agent without a session-start event.
     #[serde(default)]
     pub events: Option<Vec<Sp<Event>>>,
+    /// Where context comes from, after the shared `context.sources`.
+    #[serde(default)]
+    pub sources: Option<Vec<Sp<SourceSpec>>>,
+    /// Tier 1: put the sources' text, capped at `note_max_bytes`, in front of
+    /// the model once at each session start. Default: true.
+    #[serde(default)]
+    pub session_note: Option<bool>,
+    /// Tier 2: ask the provider sources (`command`, `url`) again at every
+    /// prompt, with the prompt. Default: false.
+    #[serde(default)]
+    pub per_prompt: Option<bool>,
+    /// Cap of the session note in bytes (256 to 65536). Default: 8192.
+    #[serde(default)]
+    pub note_max_bytes: Option<Sp<u64>>,
+    /// Cap of per-prompt context in bytes (256 to 65536). Default: 4096.
+    #[serde(default)]
+    pub prompt_max_bytes: Option<Sp<u64>>,
+    /// Keep an audit log in the state folder: per source its status, timing,
+    /// counts, byte count and a keyed fingerprint, never the text. Default:
+    /// false.
+    #[serde(default)]
+    pub audit: Option<bool>,
+}
+
+/// Context settings shared by every agent (see the agent facet for each).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SharedContext {
+    /// Sources every agent's context facet starts with.
+    #[serde(default)]
+    pub sources: Option<Vec<Sp<SourceSpec>>>,
+    /// Tier 1, the session note, for every agent that does not set it.
+    #[serde(default)]
+    pub session_note: Option<bool>,
+    /// Tier 2, per-prompt context, for every agent that does not set it.
+    #[serde(default)]
+    pub per_prompt: Option<bool>,
+    /// Cap of the session note in bytes, unless an agent sets its own.
+    #[serde(default)]
+    pub note_max_bytes: Option<Sp<u64>>,
+    /// Cap of per-prompt context in bytes, unless an agent sets its own.
+    #[serde(default)]
+    pub prompt_max_bytes: Option<Sp<u64>>,
+    /// The audit log, for every agent that does not set it.
+    #[serde(default)]
+    pub audit: Option<bool>,
+}
+
+/// One place context comes from: exactly one of `file`, `command`, `url`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SourceSpec {
+    /// A file, relative to the desired file or `~/…`; a glob (`rules/*.md`)
+    /// takes every file it matches, in name order, when the hook runs.
+    #[serde(default)]
+    pub file: Option<Sp<String>>,
+    /// A provider program and its arguments. The program is a path
+    /// (relative to the desired file, `~/…`, absolute) or a bare name found
+    /// on PATH. It reads a `coffer.context-request/v1` document on stdin and
+    /// prints a `coffer.context-result/v1` document (docs/hook.md).
+    #[serde(default)]
+    pub command: Option<Sp<Vec<String>>>,
+    /// An `http://` endpoint answering GET with a `coffer.context-result/v1`
+    /// document or plain text. `{agent}` becomes the agent id; the hook adds
+    /// `cwd` as a query parameter when it knows it.
+    #[serde(default)]
+    pub url: Option<Sp<String>>,
+    /// Time limit in milliseconds: 10 to 30000 for a command (default
+    /// 15000), 10 to 5000 for a URL (default 5000). Outside, the source is
+    /// disabled with a warning.
+    #[serde(default)]
+    pub timeout_ms: Option<Sp<u64>>,
+    /// Most bytes of output read (1024 to 1048576; default 65536). Outside,
+    /// the source is disabled with a warning.
+    #[serde(default)]
+    pub max_output_bytes: Option<Sp<u64>>,
 }
 
 /// coffer's own event names; the registry maps each to an agent's native name.

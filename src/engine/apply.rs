@@ -44,6 +44,11 @@ pub fn apply(plan: &Plan, env: &Env, fs: &dyn Fs) -> Result<(), Error> {
         }
         done.push((f, before));
     }
+    if let Err(e) = super::hook_settings::apply(&plan.hook_settings, fs) {
+        roll_back(&done, fs);
+        let _ = state::save(fs, env, &old);
+        return Err(e.into());
+    }
     if (plan.ledger_changed || !plan.files.is_empty())
         && let Err(e) = state::save(fs, env, &plan.ledger)
     {

@@ -107,6 +107,9 @@ pub struct SavedPlan {
     pub ledger_before: String,
     pub ledger_changed: bool,
     pub ledger: Ledger,
+    /// The hook's settings files to write or remove.
+    #[serde(default)]
+    pub hook_settings: Vec<super::hook_settings::HookSettingsPlan>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -151,6 +154,7 @@ impl SavedPlan {
             ledger_before: plan.ledger_before.clone(),
             ledger_changed: plan.ledger_changed,
             ledger: plan.ledger.clone(),
+            hook_settings: plan.hook_settings.clone(),
         }
     }
 
@@ -208,6 +212,8 @@ impl SavedPlan {
             ledger_changed: self.ledger_changed,
             ledger_before: self.ledger_before,
             drift: self.document.drift,
+            hook_settings: self.hook_settings,
+            warnings: Vec::new(),
         }
     }
 }

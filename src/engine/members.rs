@@ -24,6 +24,69 @@ pub(super) trait MemberDoc {
     fn remove(&mut self, parent: &[String], name: &str) -> Result<(), Error>;
 }
 
+/// A whole file of named members and nothing else of coffer's (TOML,
+/// YAML): open it, reconcile its members, tidy what the format needs
+/// tidied, and hand back the text.
+pub(super) trait MembersFile: MemberDoc + Sized {
+    /// The document for `body` (`None`: the file does not exist yet).
+    fn open(display: &str, body: Option<&str>) -> Result<Self, Error>;
+    /// Take out what coffer created and no longer needs.
+    fn prune(&mut self, _record: &mut FileRecord) -> Result<(), Error> {
+        Ok(())
+    }
+    fn into_text(self) -> String;
+}
+
+/// One members file: current bytes + record → new bytes and record.
+pub(super) fn reconcile_file<D: MembersFile>(
+    input: &Input,
+) -> Result<super::reconcile::Outcome, Error> {
+    use super::reconcile::Outcome;
+    let mut record = input
+        .record
+        .cloned()
+        .unwrap_or_else(|| FileRecord::new(input.syntax));
+    let (bom, mut doc) = match input.before {
+        None if input.resources.is_empty() => {
+            return Ok(Outcome {
+                after: None,
+                changes: Vec::new(),
+                record: None,
+            });
+        }
+        None => {
+            record = FileRecord::new(input.syntax);
+            record.created_file = true;
+            (false, D::open(input.display, None)?)
+        }
+        Some(bytes) => {
+            let text = super::opening::decode(input.display, bytes)?;
+            (text.bom, D::open(input.display, Some(&text.body))?)
+        }
+    };
+    let mut changes = Vec::new();
+    for placed in reconcile(&mut doc, input, &mut record, &mut changes)? {
+        for p in placed.created {
+            if !record.created_containers.contains(&p) {
+                record.created_containers.push(p);
+            }
+        }
+    }
+    doc.prune(&mut record)?;
+    let body = doc.into_text();
+    let deleted = record.created_file && body.trim().is_empty();
+    let after = (!deleted).then(|| crate::formats::text::Text { bom, body }.encode());
+    let record = after.as_ref().and_then(|bytes| {
+        record.sha256 = crate::state::sha256(bytes);
+        (!input.resources.is_empty() || record.holds_provenance()).then_some(record)
+    });
+    Ok(Outcome {
+        after,
+        changes,
+        record,
+    })
+}
+
 /// What putting a member in created around it, for the record.
 #[derive(Debug, Default)]
 pub(super) struct Placed {
@@ -63,8 +126,8 @@ fn wanted<'a>(input: &'a Input) -> Vec<Wanted<'a>> {
 
 /// Bring the members of `doc` to what `input` wants, recording ownership.
 /// Returns what the insertions created, for the format's own pruning.
-pub(super) fn reconcile(
-    doc: &mut dyn MemberDoc,
+pub(super) fn reconcile<D: MemberDoc>(
+    doc: &mut D,
     input: &Input,
     record: &mut FileRecord,
     changes: &mut Vec<Change>,

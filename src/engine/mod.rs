@@ -7,16 +7,21 @@
 mod apply;
 pub mod diff;
 mod document;
+mod hook_settings;
 mod json;
 pub mod markdown;
 mod members;
 mod opening;
 mod plan;
-mod reconcile;
+/// One file's reconcile, the step plan runs per file. Public so that tests
+/// can drive it directly, thousands of times, on files of any syntax.
+pub mod reconcile;
 mod toml;
 mod whole;
+mod yaml;
 
 pub use apply::apply;
 pub use document::{FORMAT_VERSION, PlanDocument, SavedPlan, SavedPlanError, plan_schema};
+pub use hook_settings::HookSettingsPlan;
 pub use plan::{Action, Change, ChangeOp, FilePlan, Mode, Plan, Summary, plan};
 pub use reconcile::Retain;

@@ -11,15 +11,23 @@ use crate::formats::text::Text;
 /// The file's text, or an error at the first byte that is not UTF-8.
 pub(super) fn decode(display: &str, bytes: &[u8]) -> Result<Text, Error> {
     Text::decode(bytes).map_err(|e| {
-        let lossy = String::from_utf8_lossy(&bytes[..e.offset]).into_owned();
+        // Show the file with U+FFFD (three bytes) for the first bad byte,
+        // which sits at the same offset since everything before it is
+        // valid; positions count from after a BOM, as for every error.
+        let bom = if bytes.starts_with(b"\xef\xbb\xbf") {
+            3
+        } else {
+            0
+        };
+        let lossy = String::from_utf8_lossy(&bytes[bom..]).into_owned();
         located(
             Located::new(
                 display,
                 &lossy,
-                lossy.len(),
-                0,
+                e.offset - bom,
+                3,
                 "the file is not valid UTF-8",
-                "invalid byte here",
+                "not UTF-8",
             ),
             "coffer only edits UTF-8 files; re-save it as UTF-8",
         )

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::hook_settings::{self, HookSettingsPlan};
 use super::reconcile::{self, Input, Retain};
 use crate::desired::DesiredFile;
 use crate::env::Env;
@@ -97,6 +98,10 @@ pub struct Plan {
     /// read the paths). Information, not a pending change: what coffer
     /// owns may still be intact.
     pub drift: Vec<String>,
+    /// The hook's settings files that change (state, shown as one line each).
+    pub hook_settings: Vec<HookSettingsPlan>,
+    /// Problems that did not stop the plan.
+    pub warnings: Vec<String>,
 }
 
 #[derive(
@@ -110,7 +115,7 @@ pub struct Summary {
 
 impl Plan {
     pub fn has_changes(&self) -> bool {
-        !self.files.is_empty()
+        !self.files.is_empty() || !self.hook_settings.is_empty()
     }
 
     pub fn summary(&self) -> Summary {
@@ -144,6 +149,7 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
     let registry = Registry::builtin_subset(named, &file.desired.define);
     let compiled = facets::compile(file, &registry, env, fs)?;
     let ledger_before = state::fingerprint(fs, env)?;
+    let hook_settings = hook_settings::plan(&compiled, mode, &registry, env, fs)?;
     let ledger = state::load(fs, env)?;
     let scope_key = env.scope_key();
     let empty = Files::new();
@@ -250,6 +256,8 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
         ledger_changed,
         ledger_before,
         drift,
+        hook_settings,
+        warnings: compiled.warnings.clone(),
     })
 }
 

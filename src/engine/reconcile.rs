@@ -6,11 +6,12 @@ use super::markdown;
 use super::plan::{Change, ChangeOp};
 use super::toml;
 use super::whole;
+use super::yaml;
 use crate::error::Error;
 use crate::resource::{Claim, Facet, Resource, Syntax};
 use crate::state::FileRecord;
 
-pub(super) struct Input<'a> {
+pub struct Input<'a> {
     pub display: &'a str,
     pub before: Option<&'a [u8]>,
     pub syntax: Syntax,
@@ -20,7 +21,7 @@ pub(super) struct Input<'a> {
     pub retain: Retain<'a>,
 }
 
-pub(super) struct Outcome {
+pub struct Outcome {
     pub after: Option<Vec<u8>>,
     pub changes: Vec<Change>,
     /// The record after the change; `None` when nothing is left to undo.
@@ -45,11 +46,12 @@ impl Retain<'_> {
     }
 }
 
-pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
+pub fn reconcile(input: &Input) -> Result<Outcome, Error> {
     match input.syntax {
         Syntax::Json | Syntax::Jsonc => json::reconcile(input),
         Syntax::Toml => toml::reconcile(input),
         Syntax::Markdown => markdown::reconcile(input),
+        Syntax::Yaml => yaml::reconcile(input),
         Syntax::Whole => whole::reconcile(input),
         other => Err(Error::Conflict {
             message: format!("{}: coffer cannot edit {other:?} files yet", input.display),

@@ -4,10 +4,15 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::{Compiled, Placed, shell_join};
+use super::{Compiled, Placed, context_sources, shell_join};
 use crate::desired::{ContextFacet, DesiredError, DesiredFile, Event, Sp};
-use crate::registry::{AgentDescriptor, ContextSupport, HookSpec, PluginSpec, templates};
+use crate::engine::markdown::CONTEXT_BLOCK;
+use crate::hook::sources::read_file_source;
+use crate::registry::{
+    AgentDescriptor, BlockSpec, ContextSupport, HookSpec, PluginSpec, templates,
+};
 use crate::resource::{Claim, ClaimKind, Facet, Fragment, HookShape, Resource, Syntax};
+use crate::state::hook_config::SourceKind;
 
 pub(super) fn compile(
     placed: &Placed,
@@ -22,21 +27,18 @@ pub(super) fn compile(
         ContextSupport::PluginDrop(spec) => {
             return plugin_drop(placed, agent, facet, spec, program, out);
         }
-        ContextSupport::InstructionsBlock(_) => {
-            return Err(file.error_at(
-                facet.span,
-                &format!("{}'s context mechanism is not built yet", agent.id),
-                "not yet",
-                None,
-            ));
+        ContextSupport::InstructionsBlock(spec) => {
+            return context_block(placed, agent, facet, spec, out);
         }
         ContextSupport::Unsupported { evidence } => {
             return Err(placed.unsupported(agent, "context", facet.span, evidence));
         }
     };
     let (path, origin) = placed.target(agent, Facet::Context, &spec.places, facet.span)?;
+    let mut installed = Vec::new();
     for event in requested_events(facet) {
         let native = native_event(file, agent, &spec.events, &spec.evidence, &event)?;
+        installed.push((native.to_owned(), event.value));
         let mut array = spec.hooks_key.clone();
         array.push(native.to_owned());
         out.resources.push(Resource {
@@ -64,6 +66,16 @@ pub(super) fn compile(
             secrets: Vec::new(),
         });
     }
+    let (config, warnings) = context_sources::compile(
+        file,
+        &agent.id,
+        &spec.dialect,
+        &installed,
+        facet,
+        placed.env,
+    )?;
+    out.hook_configs.push(config);
+    out.warnings.extend(warnings);
     out.claims.push(Claim {
         origin,
         path,
@@ -87,10 +99,23 @@ fn plugin_drop(
     program: &[String],
     out: &mut Compiled,
 ) -> Result<(), DesiredError> {
+    let mut installed = Vec::new();
     for event in requested_events(facet) {
-        native_event(placed.file, agent, &spec.events, &spec.evidence, &event)?;
+        let native = native_event(placed.file, agent, &spec.events, &spec.evidence, &event)?;
+        installed.push((native.to_owned(), event.value));
     }
     let (path, origin) = placed.target(agent, Facet::Context, &spec.places, facet.span)?;
+    // The plugin runs the same hook program, which needs its settings.
+    let (config, warnings) = context_sources::compile(
+        placed.file,
+        &agent.id,
+        &spec.dialect,
+        &installed,
+        facet,
+        placed.env,
+    )?;
+    out.hook_configs.push(config);
+    out.warnings.extend(warnings);
     let files = templates::template(&spec.template).ok_or_else(|| {
         placed.file.error_at(
             facet.span,
@@ -120,6 +145,55 @@ fn plugin_drop(
         });
     }
     Ok(())
+}
+
+/// For an agent whose hooks cannot carry context: the text of the file
+/// sources, written ahead of time into a marked block of its instructions
+/// file. Providers need a hook to run, so they cannot reach such an agent.
+fn context_block(
+    placed: &Placed,
+    agent: &AgentDescriptor,
+    facet: &Sp<ContextFacet>,
+    spec: &BlockSpec,
+    out: &mut Compiled,
+) -> Result<(), DesiredError> {
+    let (config, warnings) =
+        context_sources::compile(placed.file, &agent.id, &agent.id, &[], facet, placed.env)?;
+    out.warnings.extend(warnings);
+    let mut texts = Vec::new();
+    for source in &config.sources {
+        match &source.kind {
+            SourceKind::File { path, glob } => {
+                let text = read_file_source(path, *glob, config.note_max_bytes);
+                if !text.trim().is_empty() {
+                    texts.push(text.trim_end().to_owned());
+                }
+            }
+            _ => out.warnings.push(format!(
+                "{} has no working hook, so its context is written ahead of time: source {} is left out (only file sources can be)",
+                agent.id, source.id
+            )),
+        }
+    }
+    if texts.is_empty() {
+        return Err(placed.file.error_at(
+            facet.span,
+            &format!("{}'s context goes into its instructions file, and no file source gives it any text", agent.id),
+            "no text for this agent",
+            Some("add `sources: [{ file: … }]` to this context facet (or to the shared one)".into()),
+        ));
+    }
+    let body = format!("{}\n", texts.join("\n\n"));
+    super::instructions::block(
+        placed,
+        agent,
+        Facet::Context,
+        spec,
+        CONTEXT_BLOCK,
+        body,
+        facet.span,
+        out,
+    )
 }
 
 /// The events the facet asks for (default: session start), each once.

@@ -6,6 +6,7 @@
 //! citing the registry's evidence, before any target file is read.
 
 mod context;
+mod context_sources;
 mod env_refs;
 mod instructions;
 mod mcp;
@@ -30,6 +31,11 @@ pub struct Compiled {
     pub claims: Vec<Claim>,
     /// The agents the desired file names.
     pub agents: Vec<String>,
+    /// What the hook needs at run time, one per agent with a context facet.
+    pub hook_configs: Vec<crate::state::hook_config::HookConfig>,
+    /// Problems that do not stop the plan (a provider disabled by a limit
+    /// outside its bounds), each starting with its place in the desired file.
+    pub warnings: Vec<String>,
 }
 
 pub fn compile(

@@ -45,8 +45,10 @@ pub struct AgentDescriptor {
 }
 
 static BUILTIN: OnceLock<Registry> = OnceLock::new();
-/// `(id, JSON)` of every built-in agent, in `agents.yaml`'s order (build.rs).
-static BUILTIN_INDEX: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/agents_index.rs"));
+/// `(id, hook dialect, JSON)` of every built-in agent, in `agents.yaml`'s
+/// order (build.rs).
+static BUILTIN_INDEX: &[(&str, Option<&str>, &str)] =
+    include!(concat!(env!("OUT_DIR"), "/agents_index.rs"));
 
 fn parse_builtin(json: &str) -> AgentDescriptor {
     serde_json::from_str(json).expect("the built-in registry is valid (checked by tests)")
@@ -66,7 +68,7 @@ impl Registry {
         Registry {
             agents: BUILTIN_INDEX
                 .iter()
-                .map(|(_, j)| parse_builtin(j))
+                .map(|(_, _, j)| parse_builtin(j))
                 .collect(),
             unread: Vec::new(),
         }
@@ -84,7 +86,7 @@ impl Registry {
         let wanted: Vec<&str> = wanted.into_iter().collect();
         let mut agents = Vec::new();
         let mut unread = Vec::new();
-        for (id, json) in BUILTIN_INDEX {
+        for (id, _, json) in BUILTIN_INDEX {
             if extra.iter().any(|e| e.id == *id) {
                 continue;
             }
@@ -127,14 +129,28 @@ impl Registry {
         let read = |id: &str| self.agents.iter().any(|a| a.id == id);
         let builtin = BUILTIN_INDEX
             .iter()
-            .map(|(id, _)| *id)
+            .map(|(id, _, _)| *id)
             .filter(|id| self.unread.contains(id) || read(id));
         let declared = self
             .agents
             .iter()
             .map(|a| a.id.as_str())
-            .filter(|id| !BUILTIN_INDEX.iter().any(|(b, _)| b == id));
+            .filter(|id| !BUILTIN_INDEX.iter().any(|(b, _, _)| b == id));
         builtin.chain(declared).collect()
+    }
+
+    /// The hook dialect of every agent coffer knows, read or not (see
+    /// [`ContextSupport::dialect`]).
+    pub fn dialects(&self) -> Vec<&str> {
+        let unread = BUILTIN_INDEX
+            .iter()
+            .filter(|(id, _, _)| self.unread.contains(id))
+            .filter_map(|(_, dialect, _)| *dialect);
+        self.agents
+            .iter()
+            .filter_map(|a| a.context.dialect())
+            .chain(unread)
+            .collect()
     }
 
     pub fn agents(&self) -> &[AgentDescriptor] {
@@ -195,6 +211,20 @@ mod tests {
             format!("{:?}", all.get("cursor"))
         );
         assert_eq!(sub.get("codex").unwrap().name, "My Codex");
+        fn sorted(mut v: Vec<&str>) -> Vec<&str> {
+            v.sort();
+            v
+        }
+        assert_eq!(sorted(sub.dialects()), sorted(all.dialects()));
+        assert_eq!(
+            sorted(all.dialects()),
+            sorted(
+                all.agents()
+                    .iter()
+                    .filter_map(|a| a.context.dialect())
+                    .collect()
+            )
+        );
         assert!(sub.get("claude-code").is_none());
     }
 

@@ -6,6 +6,11 @@
 //! so that taking coffer's fragments out gives back the original bytes. A
 //! lost ledger degrades safely: recognisable entries still come out, and
 //! anything whose origin cannot be proved stays.
+//!
+//! [`hook_config`] holds the other thing coffer keeps in its state folder:
+//! the settings `apply` leaves for the hook program.
+
+pub mod hook_config;
 
 pub mod journal;
 
@@ -69,6 +74,9 @@ pub struct FileRecord {
     /// Empty containers coffer expanded, with their original inside.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub emptied: Vec<Emptied>,
+    /// Empty YAML values coffer turned into mappings, with their old text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub yaml_expanded: Vec<crate::formats::yaml::Expanded>,
     /// Named members coffer owns (MCP servers, providers, settings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<OwnedMember>,
@@ -92,6 +100,7 @@ impl FileRecord {
             created_containers: Vec::new(),
             created_root_keys: Vec::new(),
             emptied: Vec::new(),
+            yaml_expanded: Vec::new(),
             members: Vec::new(),
             blocks: Vec::new(),
             whole: None,
@@ -105,6 +114,7 @@ impl FileRecord {
             || !self.created_containers.is_empty()
             || !self.created_root_keys.is_empty()
             || !self.emptied.is_empty()
+            || !self.yaml_expanded.is_empty()
             || !self.members.is_empty()
             || !self.blocks.is_empty()
             || self.whole.is_some()

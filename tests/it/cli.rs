@@ -124,7 +124,7 @@ fn codex_home_moves_codex_files() {
 }
 
 #[test]
-fn hook_stub_is_silent() {
+fn hook_without_settings_is_silent() {
     let env = TestEnv::new();
     let r = env.run(&[
         "hook",
@@ -155,4 +155,69 @@ fn completions_and_man_page() {
         "{}",
         r.stdout
     );
+}
+
+/// `script` gives coffer a terminal; the answer comes on its input.
+fn on_a_terminal(env: &TestEnv, args: &str, answer: &str) -> crate::common::Run {
+    use std::io::Write;
+    use std::process::Stdio;
+    let coffer = env!("CARGO_BIN_EXE_coffer");
+    // The test environment's variables, but colour allowed: it is a terminal.
+    let vars: Vec<_> = env
+        .cmd()
+        .get_envs()
+        .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned())))
+        .filter(|(k, _)| k != "NO_COLOR")
+        .collect();
+    let mut child = std::process::Command::new("script")
+        .env_clear()
+        .envs(vars)
+        .current_dir(&env.work)
+        .args(["-qec", &format!("{coffer} {args}"), "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(answer.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    crate::common::Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+#[test]
+fn on_a_terminal_apply_asks_and_only_yes_applies() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("!!! `script` (util-linux) is missing: SKIPPING the terminal prompt test !!!");
+        return;
+    }
+    let env = TestEnv::new();
+    env.desired(THREE_AGENTS);
+    let r = on_a_terminal(&env, "apply", "no\n");
+    assert!(
+        r.stdout.contains("Only 'yes' will be accepted"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("\u{1b}["),
+        "a terminal gets colour: {:?}",
+        r.stdout
+    );
+    assert!(!env.exists(".cursor"), "no means no");
+    let r = on_a_terminal(&env, "apply", "yes\n");
+    assert!(r.stdout.contains("Apply complete: 4 added"), "{}", r.stdout);
+    assert!(env.exists(".cursor/hooks.json"));
 }

@@ -127,3 +127,31 @@ fn target_that_is_not_utf8() {
 fn empty_target_file() {
     insta::assert_snapshot!(target_error(".claude/settings.json", ""));
 }
+
+#[test]
+fn target_with_a_duplicate_hooks_key() {
+    insta::assert_snapshot!(target_error(
+        ".claude/settings.json",
+        "{\n  \"hooks\": {},\n  \"theme\": \"dark\",\n  \"hooks\": {}\n}\n"
+    ));
+}
+
+/// The column counts characters on a CRLF line after non-ASCII text, in
+/// the message and in the snippet's header alike.
+#[test]
+fn target_error_position_after_non_ascii_text() {
+    insta::assert_snapshot!(target_error(
+        ".claude/settings.json",
+        "{\r\n  \"thème\": \"café ☕\" \"x\"\r\n}\r\n"
+    ));
+}
+
+/// A file that ends too soon: the error sits right after its last token,
+/// not on the empty line after the final newline.
+#[test]
+fn target_that_ends_too_soon() {
+    insta::assert_snapshot!(target_error(
+        ".claude/settings.json",
+        "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls)\"]\n  }\n\n"
+    ));
+}

@@ -342,3 +342,61 @@ fn markers_inside_code_fences_are_text() {
     env.destroy();
     assert_eq!(env.read(".codex/AGENTS.md").unwrap(), doc.as_bytes());
 }
+
+#[test]
+fn hermes_context_is_written_ahead_of_time_into_its_agents_md() {
+    let env = TestEnv::new();
+    std::fs::write(env.work.join("rules.md"), "Be kind to the tests.\n").unwrap();
+    env.put(".hermes/AGENTS.md", "# My Hermes rules\n");
+    env.desired("version: 1\nagents:\n  hermes:\n    context:\n      sources: [{ file: rules.md }, { command: [prompt-context] }]\n");
+    let r = env.run(&["plan"]);
+    insta::assert_snapshot!(r.snapshot());
+    env.apply();
+    env.destroy();
+    assert_eq!(
+        env.read(".hermes/AGENTS.md").unwrap(),
+        b"# My Hermes rules\n"
+    );
+    env.desired("version: 1\nagents:\n  hermes:\n    context: {}\n");
+    let r = env.run(&["plan"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("no file source gives it any text"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn hermes_yaml_config_gets_servers_and_a_provider_and_gives_them_back() {
+    let env = TestEnv::new();
+    let original = "# ~/.hermes/config.yaml\nmodel: { provider: custom, default: my-model }\nmcp_servers:\n  ctx:    { command: npx, args: [\"-y\", \"ctx-mcp\"] }\nhooks: {}\n";
+    env.put(".hermes/config.yaml", original);
+    env.desired(
+        "version: 1\nagents:\n  hermes:\n    mcp:\n      coffer-memory: { command: coffer, args: [mcp], env: { TOKEN: \"${env:TOKEN}\" } }\n    provider: { base_url: \"http://localhost:8080/v1\" }\n",
+    );
+    let r = env.run(&["plan"]);
+    insta::assert_snapshot!(r.snapshot());
+    env.apply();
+    assert_eq!(env.run(&["plan", "--detailed-exitcode"]).code, 0);
+    env.destroy();
+    assert_eq!(
+        env.read(".hermes/config.yaml").unwrap(),
+        original.as_bytes()
+    );
+}
+
+#[test]
+fn a_new_hermes_config_is_created_and_deleted_again() {
+    let env = TestEnv::new();
+    env.desired(
+        "version: 1\nagents:\n  hermes:\n    mcp:\n      m: { url: \"https://example.com/mcp\" }\n",
+    );
+    env.apply();
+    assert_eq!(
+        String::from_utf8(env.read(".hermes/config.yaml").unwrap()).unwrap(),
+        "mcp_servers:\n  m:\n    url: https://example.com/mcp\n"
+    );
+    env.destroy();
+    assert!(!env.exists(".hermes"));
+}

@@ -206,7 +206,7 @@ fn a_broken_target_stops_the_whole_plan() {
     assert_eq!(r.code, 1);
     assert_eq!(env.tree(), before, "nothing written anywhere");
     assert!(
-        r.stderr.contains("~/.cursor/hooks.json:2:1"),
+        r.stderr.contains("~/.cursor/hooks.json:1:26"),
         "{}",
         r.stderr
     );

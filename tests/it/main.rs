@@ -5,16 +5,23 @@ mod common;
 
 mod ci;
 mod cli;
+mod conformance;
+mod corpus;
 mod corpus_facets;
 mod crash;
 mod errors;
 mod facets;
+mod fixtures;
+mod hook;
 mod inverse;
+mod jsonc;
 mod markdown_format;
+mod mutations;
 mod properties;
 mod schema;
 mod scope;
 mod toml_format;
+mod yaml_format;
 
 /// Every file in tests/it/ must be a module above, or its tests never run.
 #[test]

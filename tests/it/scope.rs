@@ -74,3 +74,44 @@ fn a_facet_an_agent_lacks_at_this_scope_cites_why() {
         r.stderr
     );
 }
+
+#[test]
+fn the_hook_reads_the_projects_settings_inside_it_and_the_users_elsewhere() {
+    let env = TestEnv::new();
+    std::fs::write(env.work.join("user.md"), "user rules\n").unwrap();
+    std::fs::write(env.work.join("project.md"), "project rules\n").unwrap();
+    std::fs::write(
+        env.work.join("user.yaml"),
+        "version: 1\nagents:\n  claude-code:\n    context:\n      sources: [{ file: user.md }]\n",
+    )
+    .unwrap();
+    env.desired("version: 1\nscope: project\nagents:\n  claude-code:\n    context:\n      sources: [{ file: project.md }]\n");
+    assert_eq!(
+        env.run(&["apply", "-f", "user.yaml", "--auto-approve"])
+            .code,
+        0
+    );
+    env.apply();
+    let hook = |dir: &std::path::Path| {
+        let out = env
+            .cmd()
+            .current_dir(dir)
+            .args(["hook", "--dialect", "claude", "--event", "SessionStart"])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let sub = env.work.join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    assert!(hook(&sub).contains("project rules"), "{}", hook(&sub));
+    assert!(
+        hook(&env.home).contains("user rules"),
+        "{}",
+        hook(&env.home)
+    );
+    env.destroy();
+    assert!(
+        hook(&sub).contains("user rules"),
+        "the user's settings survive the project's destroy"
+    );
+}

@@ -11,9 +11,12 @@ use crate::formats::json::validate::{blank_comments_and_trailing_commas, validat
 use crate::formats::text::Text;
 
 /// Decode, validate and open the file, or say exactly why not.
+/// Returns whether the file has a byte-order mark, and the document.
 pub(super) fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(bool, JsonDoc), Error> {
     let text = opening::decode(display, bytes)?;
-    if text.body.trim().is_empty() {
+    // JSON whitespace only: a file of, say, no-break spaces is not empty
+    // but invalid, and the validator says where.
+    if text.body.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
         return Err(opening::at(
             display,
             &text.body,
@@ -55,6 +58,16 @@ pub(super) fn edit_error(display: &str, text: &str, e: EditError) -> Error {
             &format!("expected {expected}"),
             &format!(
                 "coffer only adds to {expected} here and never replaces what you wrote; fix {path} by hand"
+            ),
+        ),
+        EditError::DuplicateKey { path, offset } => opening::at(
+            display,
+            text,
+            offset,
+            &format!("{path} appears more than once"),
+            "again here",
+            &format!(
+                "JSON readers disagree about which {path} counts (most take the last); merge them into one, then run coffer again"
             ),
         ),
         EditError::Unexpected(u) => Error::Io(std::io::Error::other(format!("{display}: {u}"))),

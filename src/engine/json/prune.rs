@@ -104,7 +104,7 @@ pub(super) fn prune(
         let inner = doc.slice(c.open + 1..c.close);
         if !c.items.is_empty() {
             record.emptied.push(e);
-        } else if inner.trim().is_empty() && inner != e.inner {
+        } else if inner != e.inner && doc.same_but_whitespace(inner, &e.inner) {
             doc.set_inner(&e.path, e.is_object, &e.inner)?;
         }
     }

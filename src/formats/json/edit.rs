@@ -5,8 +5,14 @@
 //! item added on its own line is removed with exactly that line, an item
 //! appended to a one-line container is removed with exactly the `, item`
 //! that was added. The one thing an insertion can lose is the inside of an
-//! empty container it expands (`{ }` becomes multi-line); the caller records
-//! that text (see [`Inserted::expanded`]) and gives it back on removal.
+//! empty container it expands (`{ }` becomes multi-line, the `]` of
+//! `[ // later ]` moves to a line of its own); the caller records that text
+//! (see [`Inserted::expanded`]) and gives it back on removal.
+//!
+//! New text is laid out like its neighbours: an item after one that starts
+//! a line starts a line, with that item's indentation; an item in a
+//! one-line container stays on the line; nested values use the file's
+//! indentation unit, line ending and (in JSONC) trailing commas.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -30,6 +36,11 @@ pub enum EditError {
         expected: &'static str,
         offset: usize,
     },
+    /// A key on the path appears more than once in its object. Readers
+    /// disagree about which one counts (most take the last), so coffer
+    /// will not guess which one to edit.
+    #[error("{path} appears more than once")]
+    DuplicateKey { path: String, offset: usize },
     #[error(transparent)]
     Unexpected(#[from] Unexpected),
 }
@@ -139,6 +150,7 @@ impl JsonDoc {
     /// The container at `path`, if every key on the way exists. A value on
     /// the way that is not an object, or a last value of the wrong kind, is
     /// an error: coffer never replaces a user's value with its own shape.
+    /// So is a key on the way that appears twice.
     pub fn container(
         &self,
         path: &KeyPath,
@@ -146,9 +158,16 @@ impl JsonDoc {
     ) -> Result<Option<Container>, EditError> {
         let mut c = self.root()?;
         for (depth, key) in path.iter().enumerate() {
-            let Some((_, item)) = c.member(key) else {
+            let mut same = c.items.iter().filter(|it| it.key.as_deref() == Some(key));
+            let Some(item) = same.next() else {
                 return Ok(None);
             };
+            if let Some(again) = same.next() {
+                return Err(EditError::DuplicateKey {
+                    path: format!("`{}`", path[..=depth].join(".")),
+                    offset: again.start,
+                });
+            }
             let last = depth + 1 == path.len();
             let expected = if !last || want_object { b'{' } else { b'[' };
             if self.text.as_bytes()[item.value.start] != expected {
@@ -228,8 +247,17 @@ impl JsonDoc {
             p.push(k.to_owned());
             created.push(p);
         }
+        // An empty container on a line with others (`{"Stop": []}` in a
+        // multi-line file) takes its first item on that line too, as every
+        // container in a one-line file does; one on a line of its own is
+        // opened up.
+        let inline_if_empty = self.one_line
+            || (depth > 0
+                && self
+                    .container(&path[..depth - 1], true)?
+                    .is_some_and(|p| !self.text[p.open..p.close].contains('\n')));
         let expanded = self
-            .insert_item(&parent, item_key.as_deref(), &item_value)
+            .insert_item(&parent, item_key.as_deref(), &item_value, inline_if_empty)
             .map(|inner| Expanded {
                 path: path[..depth].to_vec(),
                 is_object: parent.is_object,
@@ -240,15 +268,21 @@ impl JsonDoc {
 
     /// Insert an item after the last one of `c`. Returns the old inside of
     /// `c` when `c` was empty and got expanded.
-    fn insert_item(&mut self, c: &Container, key: Option<&str>, value: &Value) -> Option<String> {
+    fn insert_item(
+        &mut self,
+        c: &Container,
+        key: Option<&str>,
+        value: &Value,
+        inline_if_empty: bool,
+    ) -> Option<String> {
         let render_item = |style: &Style, base: &str, multiline: bool| match key {
             Some(k) => render_member(k, value, style, base, multiline),
             None => render(value, style, base, multiline),
         };
         let Some(last) = c.items.last() else {
-            return self.insert_into_empty(c, &render_item);
+            return self.insert_into_empty(c, &render_item, inline_if_empty);
         };
-        if text::starts_line(&self.text, last.start) {
+        if self.starts_line(last.start) {
             let indent = text::line_indent(&self.text, last.start).to_owned();
             let trailing = self.jsonc && last.comma.is_some();
             let style = Style {
@@ -288,10 +322,11 @@ impl JsonDoc {
         &mut self,
         c: &Container,
         render_item: &dyn Fn(&Style, &str, bool) -> String,
+        inline: bool,
     ) -> Option<String> {
         let inner = self.text[c.open + 1..c.close].to_owned();
         let is_root = c.open == self.scanner().root();
-        if self.one_line && !is_root {
+        if inline && !is_root {
             let item = render_item(&self.style, "", false);
             self.text_mut().insert_str(c.open + 1, &item);
             return None;
@@ -303,25 +338,50 @@ impl JsonDoc {
             item.push(',');
         }
         let eol = self.style.eol;
-        if inner.trim().is_empty() {
-            let new = format!("{eol}{child}{item}{eol}{base}");
-            self.text_mut().replace_range(c.open + 1..c.close, &new);
-            Some(inner)
-        } else {
-            // The inside holds comments: keep them, add the item after them.
-            let s = self.scanner();
-            let mut at = c.open + 1;
-            loop {
-                let next = s.skip_trivia(at);
-                if next >= c.close {
-                    break;
-                }
-                at = s.comment_end(next).unwrap_or(c.close);
+        // Comments inside (`[ // later`) stay first; the item goes on a line
+        // of its own after the last of them and the closing bracket on the
+        // next. Only the whitespace after the comments is replaced, and the
+        // old inside, returned for the record, gives it back.
+        let s = self.scanner();
+        let mut at = c.open + 1;
+        loop {
+            let next = at + skip_whitespace(&self.text[at..c.close]);
+            match s.comment_end(next) {
+                Some(end) if self.text.as_bytes()[next] == b'/' && end <= c.close => at = end,
+                _ => break,
             }
-            self.text_mut()
-                .insert_str(at, &format!("{eol}{child}{item}"));
-            Some(inner)
         }
+        let new = format!("{eol}{child}{item}{eol}{base}");
+        self.text_mut().replace_range(at..c.close, &new);
+        Some(inner)
+    }
+
+    /// Whether two insides of an empty container differ only in the
+    /// whitespace around their comments, so that giving back the one
+    /// recorded before an expansion changes nothing a user wrote.
+    pub fn same_but_whitespace(&self, a: &str, b: &str) -> bool {
+        let comments = |t: &str| -> Option<Vec<String>> {
+            let s = Scanner::new(t, self.jsonc);
+            let mut out = Vec::new();
+            let mut at = 0;
+            loop {
+                at += skip_whitespace(&t[at..]);
+                if at == t.len() {
+                    return Some(out);
+                }
+                let end = s.comment_end(at).filter(|_| t.as_bytes()[at] == b'/')?;
+                out.push(t[at..end].to_owned());
+                at = end;
+            }
+        };
+        matches!((comments(a), comments(b)), (Some(x), Some(y)) if x == y)
+    }
+
+    /// Whether only whitespace and comments stand before `pos` on its line.
+    fn starts_line(&self, pos: usize) -> bool {
+        self.scanner()
+            .skip_trivia(text::line_start(&self.text, pos))
+            == pos
     }
 
     /// Where text appended after `pos` on the same line must go: past
@@ -377,6 +437,11 @@ impl JsonDoc {
     }
 }
 
+/// The length of the JSON whitespace `s` starts with.
+fn skip_whitespace(s: &str) -> usize {
+    s.len() - s.trim_start_matches([' ', '\t', '\n', '\r']).len()
+}
+
 /// The byte ranges to delete to take item `i` out of `c`, last range first
 /// so that they can be applied in order.
 fn removal_ranges(text: &str, c: &Container, i: usize) -> Vec<Range<usize>> {
@@ -385,27 +450,17 @@ fn removal_ranges(text: &str, c: &Container, i: usize) -> Vec<Range<usize>> {
     let prev = i.checked_sub(1).map(|p| &c.items[p]);
     let mut ranges = Vec::new();
     if text::starts_line(text, it.start) {
-        let end = it.end_with_comma();
-        let rest = end
-            + text.as_bytes()[end..]
-                .iter()
-                .take_while(|b| **b == b' ' || **b == b'\t')
-                .count();
+        // The inverse of an insertion, which puts line break, indentation
+        // and item before the line break that ends the line it follows:
+        // take out the line break before the item's line through the item,
+        // and keep the one after it. (Taking the line with the break after
+        // it instead turns an LF into a CRLF in a file that mixes them.)
         let line = text::line_start(text, it.start);
-        match text.as_bytes().get(rest) {
-            Some(b'\n') => ranges.push(line..rest + 1),
-            Some(b'\r') if text.as_bytes().get(rest + 1) == Some(&b'\n') => {
-                ranges.push(line..rest + 2)
-            }
-            None => ranges.push(line..rest),
-            _ => {
-                let mut from = line.saturating_sub(1);
-                if from > 0 && text.as_bytes()[from - 1] == b'\r' {
-                    from -= 1;
-                }
-                ranges.push(from..end);
-            }
+        let mut from = line.saturating_sub(1);
+        if from > 0 && text.as_bytes()[from - 1] == b'\r' {
+            from -= 1;
         }
+        ranges.push(from..it.end_with_comma());
         if i + 1 == n
             && it.comma.is_none()
             && let Some(p) = prev.and_then(|p| p.comma)
@@ -437,13 +492,50 @@ fn container_comma(text: &str, c: &Container, style: &Style) -> &'static str {
     }
 }
 
+/// How much deeper than its container's line the file indents an item that
+/// starts a line, measured on the first such item, breadth first from the
+/// top-level object. Measuring JSON structure rather than the first
+/// indented line keeps a comment's layout (` * ` inside a `/** … */`
+/// header) from passing for the file's indentation. A file with no such
+/// item falls back on its first indented line.
+fn indent_unit(text: &str, root: &Container, jsonc: bool) -> String {
+    /// Containers looked at before falling back on the first indented
+    /// line; the first one or two decide in any file with line breaks
+    /// between items.
+    const BUDGET: usize = 32;
+    let scanner = Scanner::new(text, jsonc);
+    let mut queue = std::collections::VecDeque::from([root.clone()]);
+    let mut seen = 0;
+    while let Some(c) = queue.pop_front() {
+        seen += 1;
+        if seen > BUDGET {
+            break;
+        }
+        let base = text::line_indent(text, c.open);
+        for it in &c.items {
+            if text::starts_line(text, it.start)
+                && let Some(unit) = text::line_indent(text, it.start).strip_prefix(base)
+                && !unit.is_empty()
+            {
+                return unit.to_owned();
+            }
+            if matches!(text.as_bytes()[it.value.start], b'{' | b'[')
+                && let Ok(inner) = scanner.container(it.value.start)
+            {
+                queue.push_back(inner);
+            }
+        }
+    }
+    text::indent_unit(text)
+}
+
 fn detect_style(text: &str, root: &Container, jsonc: bool) -> Style {
     let colon = match root.items.first() {
         Some(it) if !text[..it.value.start].ends_with([' ', '\t', '\r', '\n']) => ":",
         _ => ": ",
     };
     Style {
-        indent: text::indent_unit(text),
+        indent: indent_unit(text, root, jsonc),
         eol: text::line_ending(text),
         colon,
         comma: if colon == ":" { "," } else { ", " },
@@ -560,6 +652,101 @@ mod tests {
         );
     }
 
+    /// A line comment ends before the CR of a CRLF: text added after it
+    /// must not land between CR and LF.
+    #[test]
+    fn after_a_line_comment_in_a_crlf_file() {
+        round_trip(
+            "{\r\n  \"a\": 1, // one\r\n}",
+            true,
+            &["h"],
+            "{\r\n  \"a\": 1, // one\r\n  \"h\": [\r\n    {\r\n      \"command\": \"x\",\r\n    },\r\n  ],\r\n}",
+        );
+        round_trip(
+            "{\r\n  \"a\": 1 // one\r\n}",
+            true,
+            &["h"],
+            "{\r\n  \"a\": 1, // one\r\n  \"h\": [\r\n    {\r\n      \"command\": \"x\"\r\n    }\r\n  ]\r\n}",
+        );
+    }
+
+    /// The indentation unit comes from how items are indented, not from
+    /// the first indented line, which may belong to a comment.
+    #[test]
+    fn indentation_is_measured_on_items() {
+        let header = "/**\n * Settings\n */\n";
+        round_trip(
+            &format!("{header}{{\n    \"a\": 1\n}}\n"),
+            true,
+            &["h"],
+            &format!(
+                "{header}{{\n    \"a\": 1,\n    \"h\": [\n        {{\n            \"command\": \"x\"\n        }}\n    ]\n}}\n"
+            ),
+        );
+        // Members on the top line; the first nested item decides.
+        round_trip(
+            &format!("{header}{{\"a\": {{\n\t\"b\": 1\n}}, \"h\": [\n\t1\n]}}"),
+            true,
+            &["h"],
+            &format!(
+                "{header}{{\"a\": {{\n\t\"b\": 1\n}}, \"h\": [\n\t1,\n\t{{\n\t\t\"command\": \"x\"\n\t}}\n]}}"
+            ),
+        );
+    }
+
+    #[test]
+    fn an_empty_container_among_others_on_a_line_stays_on_it() {
+        round_trip(
+            "{\n  \"a\": {\"h\": [], \"b\": 1}\n}\n",
+            false,
+            &["a", "h"],
+            "{\n  \"a\": {\"h\": [{\"command\": \"x\"}], \"b\": 1}\n}\n",
+        );
+        // On a line of its own it opens up, and closes again on removal.
+        round_trip(
+            "{\n  \"a\": {\n    \"h\": [ ]\n  }\n}\n",
+            false,
+            &["a", "h"],
+            "{\n  \"a\": {\n    \"h\": [\n      {\n        \"command\": \"x\"\n      }\n    ]\n  }\n}\n",
+        );
+    }
+
+    /// Comments inside an empty container stay first; the item follows on
+    /// its own line, and the recorded inside closes the container again.
+    #[test]
+    fn comments_in_an_empty_container_stay_first() {
+        round_trip(
+            "{\n  \"h\": [ // later\n  ]\n}\n",
+            true,
+            &["h"],
+            "{\n  \"h\": [ // later\n    {\n      \"command\": \"x\"\n    }\n  ]\n}\n",
+        );
+        round_trip(
+            "{\n  \"h\": [ /* a */ /* b */ ]\n}",
+            true,
+            &["h"],
+            "{\n  \"h\": [ /* a */ /* b */\n    {\n      \"command\": \"x\"\n    }\n  ]\n}",
+        );
+        let d = doc("{}", true);
+        assert!(d.same_but_whitespace(" /* a */ /* b */ ", " /* a */ /* b */\n  "));
+        assert!(d.same_but_whitespace(" ", "\n"));
+        assert!(!d.same_but_whitespace(" // later\n", " // sooner\n"));
+        assert!(!d.same_but_whitespace(" /* a */ ", " "));
+        assert!(!d.same_but_whitespace(" ", " 1 "));
+    }
+
+    /// In a file that mixes CRLF and LF, the break after the last item
+    /// keeps its kind.
+    #[test]
+    fn mixed_line_endings_come_back() {
+        round_trip(
+            "{\r\n  \"a\": 1\n}",
+            false,
+            &["h"],
+            "{\r\n  \"a\": 1,\r\n  \"h\": [\r\n    {\r\n      \"command\": \"x\"\r\n    }\r\n  ]\n}",
+        );
+    }
+
     #[test]
     fn closing_bracket_on_the_last_line() {
         round_trip(
@@ -576,5 +763,24 @@ mod tests {
         let e = d.container(&path(&["hooks", "E"]), false).unwrap_err();
         assert!(matches!(e, EditError::WrongType { .. }));
         assert!(JsonDoc::new("[1]".into(), false).is_err());
+    }
+
+    #[test]
+    fn a_duplicate_key_on_the_path_is_an_error() {
+        let text = "{\"hooks\": {}, \"a\": 1, \"hooks\": {\"E\": []}, \"a\": 2}";
+        let mut d = doc(text, false);
+        let e = d
+            .append_to_array(&path(&["hooks", "E"]), &json!(1))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            EditError::DuplicateKey {
+                path: "`hooks`".into(),
+                offset: text.rfind("\"hooks\"").unwrap()
+            }
+        );
+        assert_eq!(d.text, text);
+        // Duplicates elsewhere are the file's business.
+        d.append_to_array(&path(&["b"]), &json!(1)).unwrap();
     }
 }

@@ -87,10 +87,12 @@ impl<'a> Scanner<'a> {
     }
 
     /// If a comment starts at `i`, the offset just past it. A line comment
-    /// ends before its newline.
+    /// ends before its line break, `\r` included: the `\r` of a CRLF belongs
+    /// to the line break, not to the comment (JavaScript, and so every JSONC
+    /// reader, ends a line comment at either byte).
     pub fn comment_end(&self, i: usize) -> Option<usize> {
         match self.at(i + 1) {
-            b'/' => Some(memchr::memchr(b'\n', &self.b[i..]).map_or(self.b.len(), |n| i + n)),
+            b'/' => Some(line_comment_end(self.b, i)),
             b'*' => Some(
                 memchr::memmem::find(&self.b[i + 2..], b"*/")
                     .map_or(self.b.len(), |n| i + 2 + n + 2),
@@ -254,14 +256,69 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// The end of the line comment starting at `i`: its first `\r` or `\n`.
+pub fn line_comment_end(b: &[u8], i: usize) -> usize {
+    memchr::memchr2(b'\r', b'\n', &b[i..]).map_or(b.len(), |n| i + n)
+}
+
 /// Decode a JSON string token (quotes included).
+///
+/// JSON lets a `\u` escape name half of a surrogate pair on its own
+/// (`"\uDFAA"`); agents' parsers accept that, so coffer must too. Such a
+/// key cannot be text of a Rust `String`, so each lone half decodes to
+/// U+FFFD: no key coffer looks for contains one, so it can never match by
+/// mistake. `None` means the token is not a string at all.
 pub fn decode_string(token: &[u8]) -> Option<String> {
-    if token.len() >= 2 && !token.contains(&b'\\') {
-        return std::str::from_utf8(&token[1..token.len() - 1])
-            .ok()
-            .map(str::to_owned);
+    let inner = token.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    let inner = std::str::from_utf8(inner).ok()?;
+    if !inner.contains('\\') {
+        return Some(inner.to_owned());
     }
-    serde_json::from_slice(token).ok()
+    let mut out = String::with_capacity(inner.len());
+    let mut rest = inner;
+    while let Some(i) = rest.find('\\') {
+        out.push_str(&rest[..i]);
+        let esc = rest.as_bytes().get(i + 1).copied()?;
+        rest = &rest[i + 2..];
+        out.push(match esc {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let hi = hex4(rest)?;
+                rest = &rest[4..];
+                match hi {
+                    0xD800..=0xDBFF => match rest.strip_prefix("\\u").and_then(hex4) {
+                        Some(lo @ 0xDC00..=0xDFFF) => {
+                            rest = &rest[6..];
+                            let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                            char::from_u32(c)?
+                        }
+                        _ => char::REPLACEMENT_CHARACTER,
+                    },
+                    0xDC00..=0xDFFF => char::REPLACEMENT_CHARACTER,
+                    c => char::from_u32(c)?,
+                }
+            }
+            _ => return None,
+        });
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// The value of four hex digits at the start of `s`.
+fn hex4(s: &str) -> Option<u32> {
+    let digits = s.get(..4)?;
+    if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u32::from_str_radix(digits, 16).ok()
 }
 
 #[cfg(test)]
@@ -289,6 +346,30 @@ mod tests {
         assert_eq!(c.items.len(), 1);
         assert_eq!(&text[c.items[0].value.clone()], "1");
         assert!(c.items[0].comma.is_some());
+    }
+
+    #[test]
+    fn a_line_comment_ends_before_the_cr_of_crlf() {
+        let text = "{ // c\r\n}";
+        let s = Scanner::new(text, true);
+        assert_eq!(s.comment_end(2), Some(6));
+        assert_eq!(s.skip_trivia(1), text.len() - 1);
+    }
+
+    #[test]
+    fn keys_decode_every_escape_and_lone_surrogates() {
+        let d = |t: &str| decode_string(t.as_bytes());
+        assert_eq!(d(r#""hooks""#).as_deref(), Some("hooks"));
+        assert_eq!(
+            d(r#""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00""#).as_deref(),
+            Some("a\"\\/\u{8}\u{c}\n\r\té😀")
+        );
+        // Lone halves of a surrogate pair, in every position.
+        assert_eq!(d(r#""\uDFAA""#).as_deref(), Some("\u{fffd}"));
+        assert_eq!(d(r#""\uDADAx""#).as_deref(), Some("\u{fffd}x"));
+        assert_eq!(d(r#""\uD888\u1234""#).as_deref(), Some("\u{fffd}\u{1234}"));
+        assert_eq!(d(r#""\uDd1e\uD834""#).as_deref(), Some("\u{fffd}\u{fffd}"));
+        assert_eq!(d("1"), None);
     }
 
     #[test]

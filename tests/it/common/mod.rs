@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod generate;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -173,4 +175,155 @@ pub fn shared() -> Option<PathBuf> {
         );
         None
     }
+}
+
+/// A home on the in-memory file system, driven through the engine's
+/// library API: the same plan/apply code the binary runs, without a
+/// process per case, for the tests that run hundreds of files.
+pub struct MemHome {
+    pub fs: coffer::fsys::MemFs,
+    pub env: coffer::env::Env,
+}
+
+/// The home folder of every [`MemHome`].
+pub const MEM_HOME: &str = "/h";
+
+impl Default for MemHome {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MemHome {
+    /// A home where each agent's folder exists (so coffer creates none).
+    pub fn new() -> MemHome {
+        MemHome {
+            fs: coffer::fsys::MemFs::with_dirs(&["/h/.claude", "/h/.codex", "/h/.cursor"]),
+            env: coffer::env::Env::for_home(MEM_HOME),
+        }
+    }
+
+    pub fn path(rel: &str) -> PathBuf {
+        Path::new(MEM_HOME).join(rel)
+    }
+
+    pub fn put(&self, rel: &str, bytes: &[u8]) {
+        self.fs.put(&Self::path(rel), bytes);
+    }
+
+    pub fn read(&self, rel: &str) -> Option<Vec<u8>> {
+        use coffer::fsys::Fs;
+        self.fs.read(&Self::path(rel)).unwrap()
+    }
+
+    pub fn plan(
+        &self,
+        file: &coffer::desired::DesiredFile,
+        mode: coffer::engine::Mode,
+    ) -> Result<coffer::engine::Plan, coffer::error::Error> {
+        coffer::engine::plan(file, mode, &self.env, &self.fs)
+    }
+
+    /// Plan and apply; whether anything changed.
+    pub fn run(
+        &self,
+        file: &coffer::desired::DesiredFile,
+        mode: coffer::engine::Mode,
+    ) -> Result<bool, coffer::error::Error> {
+        let plan = self.plan(file, mode)?;
+        coffer::engine::apply(&plan, &self.env, &self.fs)?;
+        Ok(plan.has_changes())
+    }
+}
+
+/// The agent whose hooks file lives at `rel` under the home.
+pub fn agent_for(rel: &str) -> &'static str {
+    match rel {
+        ".claude/settings.json" => "claude-code",
+        ".codex/hooks.json" => "codex",
+        ".cursor/hooks.json" => "cursor",
+        other => panic!("no agent keeps its hooks in {other}"),
+    }
+}
+
+/// A desired file giving `agent` the context facet at four events: some
+/// exist in typical files (their arrays grow), some do not (coffer creates
+/// them), so every kind of insertion is exercised.
+pub fn desired_for(agent: &str) -> coffer::desired::DesiredFile {
+    let text = format!(
+        "version: 1\nagents:\n  {agent}:\n    context:\n      events: [session-start, user-prompt-submit, pre-tool-use, stop]\n"
+    );
+    coffer::desired::parse(Path::new("coffer.yaml"), text).expect("a valid desired file")
+}
+
+/// Install coffer's hooks into `original` at `rel`, check that a second
+/// apply changes nothing and that destroy gives back every byte; the file
+/// as installed, for more checks. `Err` says what went wrong, so callers
+/// can count and list failures.
+pub fn install_destroy_exact(rel: &str, original: &[u8]) -> Result<Vec<u8>, String> {
+    use coffer::engine::Mode;
+    let home = MemHome::new();
+    home.put(rel, original);
+    let file = desired_for(agent_for(rel));
+    let changed = home
+        .run(&file, Mode::Apply)
+        .map_err(|e| format!("apply: {e}"))?;
+    if !changed {
+        return Err("the first apply changed nothing".into());
+    }
+    let installed = home.read(rel).ok_or("apply deleted the file")?;
+    let second = home
+        .plan(&file, Mode::Apply)
+        .map_err(|e| format!("second plan: {e}"))?;
+    if second.has_changes() {
+        return Err(format!(
+            "a second apply would change:\n{}",
+            String::from_utf8_lossy(second.files[0].after.as_deref().unwrap_or_default())
+        ));
+    }
+    home.run(&file, Mode::Destroy)
+        .map_err(|e| format!("destroy: {e}"))?;
+    let back = home.read(rel).ok_or("destroy deleted the file")?;
+    if back != original {
+        return Err(format!(
+            "destroy did not restore the bytes\n--- original\n{}\n--- installed\n{}\n--- after destroy\n{}",
+            String::from_utf8_lossy(original).escape_debug(),
+            String::from_utf8_lossy(&installed).escape_debug(),
+            String::from_utf8_lossy(&back).escape_debug()
+        ));
+    }
+    Ok(installed)
+}
+
+/// Apply, let the user add a member at the top of the document, destroy:
+/// the result must be the original with exactly that edit. `original`'s
+/// top-level object must already hold a member (so the edit needs a comma
+/// either way) and start the document, after an optional BOM and spaces.
+pub fn user_edit_survives(rel: &str, original: &[u8]) -> Result<(), String> {
+    use coffer::engine::Mode;
+    const EDIT: &[u8] = b"\"userEdit\": true, ";
+    let open = |b: &[u8]| b.iter().position(|c| *c == b'{').expect("an object");
+    let home = MemHome::new();
+    home.put(rel, original);
+    let file = desired_for(agent_for(rel));
+    home.run(&file, Mode::Apply)
+        .map_err(|e| format!("apply: {e}"))?;
+    let mut edited = home.read(rel).unwrap();
+    let at = open(&edited) + 1;
+    edited.splice(at..at, EDIT.iter().copied());
+    home.put(rel, &edited);
+    home.run(&file, Mode::Destroy)
+        .map_err(|e| format!("destroy: {e}"))?;
+    let mut expected = original.to_vec();
+    let at = open(&expected) + 1;
+    expected.splice(at..at, EDIT.iter().copied());
+    let back = home.read(rel).ok_or("destroy deleted the file")?;
+    if back != expected {
+        return Err(format!(
+            "the user's edit did not survive exactly\n--- expected\n{}\n--- after destroy\n{}",
+            String::from_utf8_lossy(&expected).escape_debug(),
+            String::from_utf8_lossy(&back).escape_debug()
+        ));
+    }
+    Ok(())
 }
