@@ -22,18 +22,21 @@ fn main() {
 
 const HOME: &str = "/home/u";
 
-/// The five agents with a hook and one MCP server each (bench/fixtures.py
-/// writes the same file for the whole-process runs).
+/// The five agents with a hook, one MCP server and instructions each
+/// (Cursor has no user-scope instructions file); bench/fixtures.py writes
+/// the same file for the whole-process runs.
 const FIVE_AGENTS: &str = r#"version: 1
 agents:
   claude-code:
     context: {}
     mcp:
       memory: { command: npx, args: ["-y", "@modelcontextprotocol/server-memory"] }
+    instructions: { text: "Run the tests before every commit.\n" }
   codex:
     context: {}
     mcp:
       memory: { command: npx, args: ["-y", "@modelcontextprotocol/server-memory"] }
+    instructions: { text: "Run the tests before every commit.\n" }
   cursor:
     context: {}
     mcp:
@@ -42,13 +45,17 @@ agents:
     context: {}
     mcp:
       memory: { command: npx, args: ["-y", "@modelcontextprotocol/server-memory"] }
+    instructions: { text: "Run the tests before every commit.\n" }
   gemini-cli:
     context: {}
     mcp:
       memory: { command: npx, args: ["-y", "@modelcontextprotocol/server-memory"] }
+    instructions: { text: "Run the tests before every commit.\n" }
 "#;
 
 const CLAUDE_ONLY: &str = "version: 1\nagents:\n  claude-code:\n    context: {}\n";
+
+const CODEX_INSTRUCTIONS: &str = "version: 1\nagents:\n  codex:\n    instructions: { text: \"Run the tests before every commit.\\n\" }\n";
 
 /// The files a user has before coffer runs (as in bench/fixtures.py).
 const HOME_FILES: &[(&str, &str)] = &[
@@ -142,9 +149,19 @@ fn load_desired_five_agents(b: Bencher) {
     b.bench(|| desired(black_box(FIVE_AGENTS)));
 }
 
+/// All fourteen built-in agents (what `coffer agents` reads).
 #[divan::bench]
 fn load_builtin_registry() -> Registry {
     Registry::load_builtin()
+}
+
+/// What a plan reads of the registry: the five agents it names.
+#[divan::bench]
+fn load_registry_five_agents() -> Registry {
+    Registry::builtin_subset(
+        ["claude-code", "codex", "cursor", "opencode", "gemini-cli"],
+        &[],
+    )
 }
 
 /// The whole pipeline but the process: desired → registry → reconcile →
@@ -166,6 +183,22 @@ fn reconcile_claude_settings(b: Bencher, size: usize) {
     let file = desired(CLAUDE_ONLY);
     let env = env();
     let fs = home(&[(".claude/settings.json", &claude_settings(size))]);
+    b.bench(|| {
+        let plan = engine::plan(&file, Mode::Apply, &env, &fs).unwrap();
+        assert_eq!(plan.files.len(), 1);
+        plan
+    });
+}
+
+/// An AGENTS.md of 1 KB, 100 KB and 10 MB gets coffer's instructions block.
+#[divan::bench(args = SIZES, sample_count = 20)]
+fn reconcile_agents_md(b: Bencher, size: usize) {
+    let file = desired(CODEX_INSTRUCTIONS);
+    let env = env();
+    let paragraph =
+        "Keep functions small and name them for what they do; write the test first.\n\n";
+    let text = paragraph.repeat(size / paragraph.len() + 1);
+    let fs = home(&[(".codex/AGENTS.md", text.as_bytes())]);
     b.bench(|| {
         let plan = engine::plan(&file, Mode::Apply, &env, &fs).unwrap();
         assert_eq!(plan.files.len(), 1);
