@@ -235,6 +235,39 @@ def scaling(coffer, work, runs, instructions):
     return rows
 
 
+def before_after(new, old, work, runs, instructions):
+    """The same runs with an older coffer (--baseline): what this branch's
+    optimisations changed, measured side by side in one run."""
+    rows = []
+    home, desired = coffer_home(work, instructions)
+    env = base_env(home)
+    for label, argv_of in [("plan, five agents", lambda c: [c, "plan", "-f", desired])]:
+        b = measure(f"before: {label}", argv_of(old), env, home, runs, warmup=5)
+        a = measure(f"after: {label}", argv_of(new), env, home, runs, warmup=5)
+        rows.append((label, b, a))
+    scale = fresh(f"{work}/before-after")
+    claude = f"{work}/claude.yaml"
+    fixtures.write(claude, "version: 1\nagents:\n  claude-code:\n    context: {}\n")
+    env = base_env(scale)
+    for n in (5000, 50000):
+        fixtures.claude(f"{scale}/.claude/settings.json", n)
+        label = f"plan, settings.json with {n} entries"
+        b = measure(f"before: {label}", [old, "plan", "-f", claude], env, scale, 10, warmup=1)
+        a = measure(f"after: {label}", [new, "plan", "-f", claude], env, scale, 10, warmup=1)
+        rows.append((label, b, a))
+    if instructions:
+        md = f"{work}/agents-md.yaml"
+        fixtures.write(md, "version: 1\nagents:\n  codex:\n    instructions: "
+                       f"{{ text: {json.dumps(fixtures.INSTRUCTIONS)} }}\n")
+        target = f"{scale}/.codex/AGENTS.md"
+        fixtures.agents_md(target, 10_000_000)
+        label = "plan, AGENTS.md of 10 MB"
+        b = measure(f"before: {label}", [old, "plan", "-f", md], env, scale, 10, warmup=1)
+        a = measure(f"after: {label}", [new, "plan", "-f", md], env, scale, 10, warmup=1)
+        rows.append((label, b, a))
+    return rows
+
+
 # ---------------------------------------------------------------- output
 
 def svg(rows, path):
@@ -261,7 +294,8 @@ def svg(rows, path):
     for e in range(y0, y1 + 1):
         y = Y(10 ** e)
         s.append(f'<line x1="{L}" x2="{W - R}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>')
-        s.append(f'<text x="{L - 6}" y="{y + 4:.1f}" text-anchor="end">{ms(10 ** e)}</text>')
+        label = f"{10 ** e * 1000:g} ms" if e < 0 else f"{10 ** e:g} s"
+        s.append(f'<text x="{L - 6}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
     for e in range(math.ceil(x0), math.floor(x1) + 1):
         x = X(10 ** e)
         s.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{T}" y2="{H - B}" stroke="#ddd"/>')
@@ -279,6 +313,16 @@ def svg(rows, path):
                  'stroke-width="2"/>')
         s.append(f'<text x="{L + 36}" y="{ly + 4}">{label}</text>')
 
+    # A dashed line proportional to size through coffer's largest point:
+    # where the measured line runs parallel to it, time grows linearly.
+    top = pts[-1]
+    k = top["coffer"]["median"] / top["bytes"]
+    lo = max(min(xs), 10 ** y0 / k)
+    s.append(f'<line x1="{X(lo):.1f}" y1="{Y(k * lo):.1f}" x2="{X(top["bytes"]):.1f}" '
+             f'y2="{Y(k * top["bytes"]):.1f}" stroke="#999" stroke-dasharray="5,4"/>')
+    s.append(f'<line x1="{L + 10}" x2="{L + 30}" y1="{T + 62}" y2="{T + 62}" stroke="#999" '
+             'stroke-dasharray="5,4"/>')
+    s.append(f'<text x="{L + 36}" y="{T + 66}">proportional to size</text>')
     series(pts, "#1f77b4", "coffer plan, Claude settings.json (foreign hook entries)", "coffer", T + 14)
     series(pts, "#d62728", "python3 -c 'json.load(...)', same file", "python", T + 30)
     if md:
@@ -306,6 +350,8 @@ def main():
     ap.add_argument("--runs", type=int, default=100)
     ap.add_argument("--peer-runs", type=int, default=10)
     ap.add_argument("--out", required=True, help="folder for bench-results.md and the plot")
+    ap.add_argument("--baseline", help="an older coffer binary to compare with (before/after)")
+    ap.add_argument("--baseline-name", default="baseline", help="what to call it in the table")
     ap.add_argument("--fifo", action="store_true",
                     help="run at SCHED_FIFO priority (root), so that other work on a shared "
                          "machine does not queue in front of the timed processes")
@@ -369,6 +415,16 @@ def main():
                         "memory / size", "python3 json.load median", "python / coffer"], trows),
                  "", "![time against file size](bench-scaling.svg)", ""]
     svg(rows, f"{args.out}/bench-scaling.svg")
+
+    if args.baseline:
+        print("before and after", file=sys.stderr)
+        pairs = before_after(coffer, os.path.abspath(args.baseline), work,
+                             max(20, args.runs // 2), instructions)
+        sections += [f"### Before and after (`{args.baseline_name}` → this build)", "",
+                     table(["run", "median before", "median after", "CPU before", "CPU after",
+                            "peak before", "peak after"],
+                           [[l, ms(b["median"]), ms(a["median"]), ms(b["cpu"]), ms(a["cpu"]),
+                             mb(b["rss"]), mb(a["rss"])] for l, b, a in pairs]), ""]
     text = "\n".join(sections)
     with open(f"{args.out}/bench-results.md", "w") as f:
         f.write(text)

@@ -6,6 +6,8 @@
 #                               docs/bench-results.md and docs/bench-scaling.svg
 #   RUNS=50 PEER_RUNS=5 bench/compare.sh    fewer runs
 #   NO_PEERS=1 bench/compare.sh             coffer only (no network needed)
+#   BASELINE=path/to/old/coffer BASELINE_NAME=main bench/compare.sh
+#                                           also time an older build, before/after
 #   FIFO=1 bench/compare.sh                 at SCHED_FIFO priority (root): what an
 #                                           otherwise idle machine would see
 #
@@ -24,6 +26,16 @@ RULER_VERSION=0.3.44
 ADD_MCP_VERSION=2.4.0
 RULESYNC_VERSION=17.0.0
 NODE22_VERSION=22
+
+# Peak memory is read through GNU time (bench/bench.py says why).
+if [[ ! -x /usr/bin/time ]]; then
+    if [[ $(id -u) == 0 ]]; then
+        apt-get install -y -qq time >/dev/null
+    else
+        echo "bench/compare.sh needs GNU time: apt-get install time" >&2
+        exit 1
+    fi
+fi
 
 cargo build --release --locked --quiet
 
@@ -60,6 +72,8 @@ python3 bench/bench.py \
     --coffer target/release/coffer \
     --work "$cache/bench-work" \
     --runs "${RUNS:-100}" --peer-runs "${PEER_RUNS:-10}" \
-    --out docs ${FIFO:+--fifo} "${peer_args[@]}"
+    --out docs ${FIFO:+--fifo} \
+    ${BASELINE:+--baseline "$BASELINE" --baseline-name "${BASELINE_NAME:-baseline}"} \
+    "${peer_args[@]}"
 
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
