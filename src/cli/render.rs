@@ -10,12 +10,38 @@ use anstyle::{AnsiColor, Style};
 
 use crate::engine::{Action, FilePlan, Mode, Plan};
 
-const BOLD: Style = Style::new().bold();
-const ADD: Style = AnsiColor::Green.on_default();
-const DEL: Style = AnsiColor::Red.on_default();
-const HUNK: Style = AnsiColor::Cyan.on_default();
-const NOTE: Style = AnsiColor::Yellow.on_default();
-const WARN: Style = AnsiColor::Yellow.on_default().bold();
+/// The styles of a plan, or none of them.
+#[derive(Clone, Copy)]
+struct Palette {
+    bold: Style,
+    add: Style,
+    del: Style,
+    hunk: Style,
+    note: Style,
+    warn: Style,
+}
+
+impl Palette {
+    const COLOUR: Palette = Palette {
+        bold: Style::new().bold(),
+        add: AnsiColor::Green.on_default(),
+        del: AnsiColor::Red.on_default(),
+        hunk: AnsiColor::Cyan.on_default(),
+        note: AnsiColor::Yellow.on_default(),
+        warn: AnsiColor::Yellow.on_default().bold(),
+    };
+    /// Styles that print nothing: text for a pipe or NO_COLOR is written
+    /// plain rather than styled and then stripped again (the stripping
+    /// parser was a twentieth of a plan).
+    const PLAIN: Palette = Palette {
+        bold: Style::new(),
+        add: Style::new(),
+        del: Style::new(),
+        hunk: Style::new(),
+        note: Style::new(),
+        warn: Style::new(),
+    };
+}
 
 pub(super) fn print_plan(plan: &Plan, mode: Mode) {
     // Styled (or stripped) into memory first, then written at once: stdout
@@ -24,7 +50,12 @@ pub(super) fn print_plan(plan: &Plan, mode: Mode) {
     let stdout = std::io::stdout();
     let choice = anstream::AutoStream::choice(&stdout);
     let mut styled = anstream::AutoStream::new(Vec::new(), choice);
-    let _ = styled.write_all(plan_text(plan, mode).as_bytes());
+    let palette = if choice == anstream::ColorChoice::Never {
+        Palette::PLAIN
+    } else {
+        Palette::COLOUR
+    };
+    let _ = styled.write_all(render_plan(plan, mode, palette).as_bytes());
     let _ = stdout.lock().write_all(&styled.into_inner());
 }
 
@@ -36,13 +67,20 @@ pub(super) fn print_json(document: &crate::engine::PlanDocument) {
 
 /// The whole plan, with ANSI styles (stripped by the caller's stream).
 pub fn plan_text(plan: &Plan, mode: Mode) -> String {
+    render_plan(plan, mode, Palette::COLOUR)
+}
+
+fn render_plan(plan: &Plan, mode: Mode, p: Palette) -> String {
+    let Palette {
+        bold, note, warn, ..
+    } = p;
     let mut drift = String::new();
     for w in &plan.warnings {
-        drift.push_str(&format!("{WARN}Warning:{WARN:#} {w}\n"));
+        drift.push_str(&format!("{warn}Warning:{warn:#} {w}\n"));
     }
     for d in &plan.drift {
         drift.push_str(&format!(
-            "{NOTE}Note:{NOTE:#} {d} changed outside coffer since coffer last wrote it; coffer's own entries are checked as usual.\n"
+            "{note}Note:{note:#} {d} changed outside coffer since coffer last wrote it; coffer's own entries are checked as usual.\n"
         ));
     }
     if !plan.has_changes() {
@@ -51,11 +89,11 @@ pub fn plan_text(plan: &Plan, mode: Mode) -> String {
         } else {
             "Your agents match the desired state"
         };
-        return format!("{drift}{BOLD}No changes.{BOLD:#} {what}.\n");
+        return format!("{drift}{bold}No changes.{bold:#} {what}.\n");
     }
     let mut s = drift;
     for f in &plan.files {
-        file_diff(&mut s, f);
+        file_diff(&mut s, f, p);
         s.push('\n');
     }
     for h in &plan.hook_settings {
@@ -67,7 +105,7 @@ pub fn plan_text(plan: &Plan, mode: Mode) -> String {
         // The file lives in coffer's state folder: what changes matters,
         // not where.
         s.push_str(&format!(
-            "{BOLD}# coffer's hook settings for {} {action}{BOLD:#}\n",
+            "{bold}# coffer's hook settings for {} {action}{bold:#}\n",
             h.dialect
         ));
     }
@@ -76,29 +114,32 @@ pub fn plan_text(plan: &Plan, mode: Mode) -> String {
     }
     let sum = plan.summary();
     s.push_str(&format!(
-        "{BOLD}Plan:{BOLD:#} {} to add, {} to change, {} to remove.\n",
+        "{bold}Plan:{bold:#} {} to add, {} to change, {} to remove.\n",
         sum.add, sum.change, sum.remove
     ));
     s
 }
 
-fn file_diff(s: &mut String, f: &FilePlan) {
+fn file_diff(s: &mut String, f: &FilePlan, p: Palette) {
+    let Palette {
+        bold, note: style, ..
+    } = p;
     let action = match f.action() {
         Action::Create => "will be created",
         Action::Update => "will be updated",
         Action::Delete => "will be deleted",
     };
-    s.push_str(&format!("{BOLD}# {} {action}{BOLD:#}\n", f.display));
+    s.push_str(&format!("{bold}# {} {action}{bold:#}\n", f.display));
     for note in &f.notes {
-        s.push_str(&format!("{NOTE}#   note: {note}{NOTE:#}\n"));
+        s.push_str(&format!("{style}#   note: {note}{style:#}\n"));
     }
     let text = &f.diff;
     for (i, line) in text.split_inclusive('\n').enumerate() {
         let style = match line.as_bytes().first() {
-            _ if i < 2 => BOLD,
-            Some(b'@') => HUNK,
-            Some(b'+') => ADD,
-            Some(b'-') => DEL,
+            _ if i < 2 => p.bold,
+            Some(b'@') => p.hunk,
+            Some(b'+') => p.add,
+            Some(b'-') => p.del,
             _ => Style::new(),
         };
         let body = line.trim_end_matches('\n');
