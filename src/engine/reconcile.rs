@@ -47,7 +47,7 @@ impl Retain<'_> {
 
 pub fn reconcile(input: &Input) -> Result<Outcome, Error> {
     match input.syntax {
-        Syntax::Json | Syntax::Jsonc => json::reconcile(input),
+        Syntax::Json | Syntax::Jsonc | Syntax::Json5 => json::reconcile(input),
         Syntax::Toml => toml::reconcile(input),
         Syntax::Markdown => markdown::reconcile(input),
         Syntax::Whole => whole::reconcile(input),

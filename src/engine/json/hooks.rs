@@ -43,7 +43,7 @@ pub(super) fn find_owned(doc: &JsonDoc, claims: &[&Claim]) -> Result<Vec<Found>,
                 {
                     continue;
                 }
-                let Some(value) = parse_value(text, doc.jsonc) else {
+                let Some(value) = parse_value(text, doc.flavor) else {
                     continue;
                 };
                 if owns_hook_entry(&value, *shape, program) {
@@ -87,7 +87,7 @@ pub(super) fn foreign_entries(doc: &JsonDoc, claims: &[&Claim]) -> Result<Vec<St
             }
             for el in entries {
                 let text = doc.slice(el.value.clone());
-                let canonical = match parse_value(text, doc.jsonc) {
+                let canonical = match parse_value(text, doc.flavor) {
                     Some(v) if owns_hook_entry(&v, *shape, program) => continue,
                     Some(v) => v.to_string(),
                     None => text.to_owned(),

@@ -1,5 +1,6 @@
-//! Reconciling one JSON or JSONC file: current text + resources + claims +
-//! ledger record → new text and record.
+//! Reconciling one JSON, JSONC or JSON5 file: current text + resources +
+//! claims + ledger record → new text and record. The three differ only in
+//! how text is read and new text written (`formats::json::Flavor`).
 //!
 //! The function is pure. With no resources it is the uninstall, and it is
 //! written so that, for a file holding nothing of coffer's,
@@ -20,16 +21,26 @@ use serde_json::Value;
 use super::plan::{Change, ChangeOp};
 use super::reconcile::{Input, Outcome, change};
 use crate::error::Error;
+use crate::formats::json::Flavor;
 use crate::formats::json::edit::{EditError, Inserted, JsonDoc};
 use crate::formats::text::Text;
-use crate::resource::{Fragment, Resource};
+use crate::resource::{Fragment, Resource, Syntax};
 use crate::state::{CreatedKey, FileRecord};
 use hooks::{Found, find_owned, foreign_entries};
 use open::{doc_text_for_errors, edit_error};
 use prune::{is_empty_document, prune, record_insert};
 
+/// The grammar a target of `syntax` is read in.
+fn flavor(syntax: Syntax) -> Flavor {
+    match syntax {
+        Syntax::Json5 => Flavor::Json5,
+        s if s.is_jsonc() => Flavor::Jsonc,
+        _ => Flavor::Json,
+    }
+}
+
 pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
-    let jsonc = input.syntax.is_jsonc();
+    let flavor = flavor(input.syntax);
     let mut record = input
         .record
         .cloned()
@@ -50,10 +61,10 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
                 body: "{}\n".into(),
             };
             let doc =
-                JsonDoc::new(text.body.clone(), jsonc).expect("an empty object is a document");
+                JsonDoc::new(text.body.clone(), flavor).expect("an empty object is a document");
             (text, doc)
         }
-        Some(bytes) => open::open(input.display, bytes, jsonc)?,
+        Some(bytes) => open::open(input.display, bytes, flavor)?,
     };
     let err = |e: EditError| edit_error(input.display, &doc_text_for_errors(input.before), e);
     let mut changes = Vec::new();

@@ -1,17 +1,18 @@
-//! Opening a JSON or JSONC target: decode, validate, and say exactly why
-//! not, naming the file and the position. Nothing is written to a file
-//! coffer cannot open.
+//! Opening a JSON, JSONC or JSON5 target: decode, validate, and say
+//! exactly why not, naming the file and the position. Nothing is written to
+//! a file coffer cannot open.
 
 use serde_json::Value;
 
 use crate::engine::opening;
 use crate::error::Error;
+use crate::formats::json::Flavor;
 use crate::formats::json::edit::{EditError, JsonDoc};
-use crate::formats::json::validate::{blank_comments_and_trailing_commas, validate};
+use crate::formats::json::validate::validate;
 use crate::formats::text::Text;
 
 /// Decode, validate and open the file, or say exactly why not.
-pub(super) fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(Text, JsonDoc), Error> {
+pub(super) fn open(display: &str, bytes: &[u8], flavor: Flavor) -> Result<(Text, JsonDoc), Error> {
     let text = opening::decode(display, bytes)?;
     // JSON whitespace only: a file of, say, no-break spaces is not empty
     // but invalid, and the validator says where.
@@ -25,10 +26,10 @@ pub(super) fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(Text, Js
             "write `{}` into it or delete it; coffer does not guess what an empty file should hold",
         ));
     }
-    let kind = if jsonc { "JSONC" } else { "JSON" };
-    validate(&text.body, jsonc).map_err(|e| opening::syntax(display, &text.body, kind, e))?;
+    validate(&text.body, flavor)
+        .map_err(|e| opening::syntax(display, &text.body, flavor.name(), e))?;
     let doc =
-        JsonDoc::new(text.body.clone(), jsonc).map_err(|e| edit_error(display, &text.body, e))?;
+        JsonDoc::new(text.body.clone(), flavor).map_err(|e| edit_error(display, &text.body, e))?;
     Ok((text, doc))
 }
 
@@ -69,11 +70,11 @@ pub(super) fn edit_error(display: &str, text: &str, e: EditError) -> Error {
     }
 }
 
-/// Parse one value found in the document (already validated).
-pub(super) fn parse_value(text: &str, jsonc: bool) -> Option<Value> {
-    if jsonc {
-        serde_json::from_str(&blank_comments_and_trailing_commas(text).ok()?).ok()
-    } else {
-        serde_json::from_str(text).ok()
-    }
+/// Parse one value found in the document (already validated). In JSON5,
+/// `Infinity` and `NaN` read as tagged strings that equal no desired value
+/// (see `formats::json::json5::transcode`): such a member is there, and
+/// never equal to what is desired, so coffer rewrites it if it is coffer's
+/// and reports a conflict if it is not.
+pub(super) fn parse_value(text: &str, flavor: Flavor) -> Option<Value> {
+    crate::formats::json::value::parse(text, flavor)
 }

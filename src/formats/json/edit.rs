@@ -1,4 +1,4 @@
-//! Splice edits on a JSON or JSONC document.
+//! Splice edits on a JSON, JSONC or JSON5 document.
 //!
 //! Every edit replaces a byte range of the original text and nothing else.
 //! Insertions and removals are defined as exact inverses of each other: an
@@ -12,14 +12,23 @@
 //! New text is laid out like its neighbours: an item after one that starts
 //! a line starts a line, with that item's indentation; an item in a
 //! one-line container stays on the line; nested values use the file's
-//! indentation unit, line ending and (in JSONC) trailing commas.
+//! indentation unit, line ending and (in JSONC and JSON5) trailing commas;
+//! in JSON5, keys and strings are written as the file writes them (see
+//! [`super::render`]).
+//!
+//! Layout goes by LF: JSON5's other line terminators (CR alone, U+2028,
+//! U+2029) separate tokens like any whitespace, and a file that breaks its
+//! lines only with them is laid out as one line. Its edits stay exact; they
+//! just keep to the line.
 
 use std::ops::Range;
 
 use serde_json::Value;
 
+use super::Flavor;
 use super::render::{Style, render, render_member};
 use super::scan::{Container, Item, Scanner, Unexpected};
+use super::style::detect_style;
 use crate::formats::text;
 
 /// A path of object keys from the root.
@@ -65,7 +74,7 @@ pub struct Expanded {
 #[derive(Debug, Clone)]
 pub struct JsonDoc {
     pub text: String,
-    pub jsonc: bool,
+    pub flavor: Flavor,
     style: Style,
     /// The whole document sits on one line: new text stays on one line too.
     one_line: bool,
@@ -74,21 +83,22 @@ pub struct JsonDoc {
 impl JsonDoc {
     /// Wrap text that [`super::validate::validate`] accepted and whose root
     /// is an object.
-    pub fn new(text: String, jsonc: bool) -> Result<JsonDoc, EditError> {
+    pub fn new(text: String, flavor: impl Into<Flavor>) -> Result<JsonDoc, EditError> {
+        let flavor = flavor.into();
         let mut doc = JsonDoc {
             text,
-            jsonc,
+            flavor,
             style: Style::default(),
             one_line: false,
         };
         let root = doc.root()?;
         doc.one_line = !doc.text[root.open..root.close].contains('\n');
-        doc.style = detect_style(&doc.text, &root, jsonc);
+        doc.style = detect_style(&doc.text, &root, flavor);
         Ok(doc)
     }
 
     pub fn scanner(&self) -> Scanner<'_> {
-        Scanner::new(&self.text, self.jsonc)
+        Scanner::new(&self.text, self.flavor)
     }
 
     pub fn root(&self) -> Result<Container, EditError> {
@@ -241,7 +251,7 @@ impl JsonDoc {
         };
         if self.starts_line(last.start) {
             let indent = text::line_indent(&self.text, last.start).to_owned();
-            let trailing = self.jsonc && last.comma.is_some();
+            let trailing = self.flavor.lenient() && last.comma.is_some();
             let style = Style {
                 trailing_commas: trailing,
                 ..self.style.clone()
@@ -302,7 +312,7 @@ impl JsonDoc {
         let s = self.scanner();
         let mut at = c.open + 1;
         loop {
-            let next = at + skip_whitespace(&self.text[at..c.close]);
+            let next = s.skip_whitespace(at).min(c.close);
             match s.comment_end(next) {
                 Some(end) if self.text.as_bytes()[next] == b'/' && end <= c.close => at = end,
                 _ => break,
@@ -318,11 +328,11 @@ impl JsonDoc {
     /// recorded before an expansion changes nothing a user wrote.
     pub fn same_but_whitespace(&self, a: &str, b: &str) -> bool {
         let comments = |t: &str| -> Option<Vec<String>> {
-            let s = Scanner::new(t, self.jsonc);
+            let s = Scanner::new(t, self.flavor);
             let mut out = Vec::new();
             let mut at = 0;
             loop {
-                at += skip_whitespace(&t[at..]);
+                at = s.skip_whitespace(at);
                 if at == t.len() {
                     return Some(out);
                 }
@@ -347,9 +357,13 @@ impl JsonDoc {
         let s = self.scanner();
         let b = self.text.as_bytes();
         loop {
+            let n = s.inline_space_len(pos);
+            if n > 0 {
+                pos += n;
+                continue;
+            }
             match b.get(pos) {
-                Some(b' ' | b'\t') => pos += 1,
-                Some(b'/') if self.jsonc => match s.comment_end(pos) {
+                Some(b'/') if self.flavor.lenient() => match s.comment_end(pos) {
                     Some(end) if !self.text[pos..end].contains('\n') => pos = end,
                     _ => return pos,
                 },
@@ -392,11 +406,6 @@ impl JsonDoc {
         let new = render(value, &self.style, &indent, multiline);
         self.text.replace_range(item.value.clone(), &new);
     }
-}
-
-/// The length of the JSON whitespace `s` starts with.
-fn skip_whitespace(s: &str) -> usize {
-    s.len() - s.trim_start_matches([' ', '\t', '\n', '\r']).len()
 }
 
 /// The byte ranges to delete to take item `i` out of `c`, last range first
@@ -446,59 +455,6 @@ fn container_comma(text: &str, c: &Container, style: &Style) -> &'static str {
             None => style.comma,
         },
         _ => style.comma,
-    }
-}
-
-/// How much deeper than its container's line the file indents an item that
-/// starts a line, measured on the first such item, breadth first from the
-/// top-level object. Measuring JSON structure rather than the first
-/// indented line keeps a comment's layout (` * ` inside a `/** … */`
-/// header) from passing for the file's indentation. A file with no such
-/// item falls back on its first indented line.
-fn indent_unit(text: &str, root: &Container, jsonc: bool) -> String {
-    /// Containers looked at before falling back on the first indented
-    /// line; the first one or two decide in any file with line breaks
-    /// between items.
-    const BUDGET: usize = 32;
-    let scanner = Scanner::new(text, jsonc);
-    let mut queue = std::collections::VecDeque::from([root.clone()]);
-    let mut seen = 0;
-    while let Some(c) = queue.pop_front() {
-        seen += 1;
-        if seen > BUDGET {
-            break;
-        }
-        let base = text::line_indent(text, c.open);
-        for it in &c.items {
-            if text::starts_line(text, it.start)
-                && let Some(unit) = text::line_indent(text, it.start).strip_prefix(base)
-                && !unit.is_empty()
-            {
-                return unit.to_owned();
-            }
-            if matches!(text.as_bytes()[it.value.start], b'{' | b'[')
-                && let Ok(inner) = scanner.container(it.value.start)
-            {
-                queue.push_back(inner);
-            }
-        }
-    }
-    text::indent_unit(text)
-}
-
-fn detect_style(text: &str, root: &Container, jsonc: bool) -> Style {
-    let colon = match root.items.first() {
-        Some(it) if !text[..it.value.start].ends_with([' ', '\t', '\r', '\n']) => ":",
-        _ => ": ",
-    };
-    Style {
-        indent: indent_unit(text, root, jsonc),
-        eol: text::line_ending(text),
-        colon,
-        comma: if colon == ":" { "," } else { ", " },
-        trailing_commas: jsonc
-            && root.items.last().is_some_and(|l| l.comma.is_some())
-            && text[root.open..root.close].contains('\n'),
     }
 }
 

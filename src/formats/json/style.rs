@@ -1,0 +1,141 @@
+//! What a file's own text says about how new text in it should look:
+//! indentation unit, line ending, spacing, trailing commas and, in JSON5,
+//! bare keys and the quote of strings.
+//!
+//! Each habit is read off the first containers of the document, breadth
+//! first from the top-level object, within a small budget: the first few
+//! containers decide in any real file, and a large file is never walked
+//! whole (DESIGN.md, "Formats").
+
+use std::collections::VecDeque;
+
+use super::Flavor;
+use super::json5::is_identifier;
+use super::render::Style;
+use super::scan::{Container, Scanner};
+use crate::formats::text;
+
+/// Containers looked at before a habit is taken as unknown.
+const BUDGET: usize = 32;
+
+/// The first containers of the document, breadth first from `root`.
+fn containers<'a>(
+    text: &'a str,
+    root: &Container,
+    flavor: Flavor,
+) -> impl Iterator<Item = Container> + 'a {
+    let scanner = Scanner::new(text, flavor);
+    let mut queue = VecDeque::from([root.clone()]);
+    std::iter::from_fn(move || {
+        let c = queue.pop_front()?;
+        for it in &c.items {
+            if matches!(text.as_bytes()[it.value.start], b'{' | b'[')
+                && let Ok(inner) = scanner.container(it.value.start)
+            {
+                queue.push_back(inner);
+            }
+        }
+        Some(c)
+    })
+    .take(BUDGET)
+}
+
+/// How much deeper than its container's line the file indents an item that
+/// starts a line, measured on the first such item, breadth first from the
+/// top-level object. Measuring JSON structure rather than the first
+/// indented line keeps a comment's layout (` * ` inside a `/** … */`
+/// header) from passing for the file's indentation. A file with no such
+/// item falls back on its first indented line.
+fn indent_unit(text: &str, root: &Container, flavor: Flavor) -> String {
+    for c in containers(text, root, flavor) {
+        let base = text::line_indent(text, c.open);
+        for it in &c.items {
+            if text::starts_line(text, it.start)
+                && let Some(unit) = text::line_indent(text, it.start).strip_prefix(base)
+                && !unit.is_empty()
+            {
+                return unit.to_owned();
+            }
+        }
+    }
+    text::indent_unit(text)
+}
+
+/// Whether the file leaves its keys bare, and which quote its strings use.
+///
+/// Keys: bare when more keys that could be bare are bare than quoted
+/// (`"ctx-plugin"` must be quoted, so it says nothing). Strings: `'` when
+/// more strings and quoted keys use it than `"`. Ties, and files with
+/// neither, go to JSON's way.
+fn json5_habits(text: &str, root: &Container) -> (char, bool) {
+    let (mut bare, mut quoted_ids, mut single, mut double) = (0, 0, 0, 0);
+    let mut quote = |first: u8| match first {
+        b'\'' => single += 1,
+        b'"' => double += 1,
+        _ => {}
+    };
+    for c in containers(text, root, Flavor::Json5) {
+        for it in &c.items {
+            if let Some(key) = &it.key {
+                let first = text.as_bytes()[it.start];
+                quote(first);
+                if first != b'"' && first != b'\'' {
+                    bare += 1;
+                } else if is_identifier(key) {
+                    quoted_ids += 1;
+                }
+            }
+            quote(text.as_bytes()[it.value.start]);
+        }
+    }
+    (if single > double { '\'' } else { '"' }, bare > quoted_ids)
+}
+
+pub(super) fn detect_style(text: &str, root: &Container, flavor: Flavor) -> Style {
+    let colon = match root.items.first() {
+        Some(it) if !text[..it.value.start].ends_with([' ', '\t', '\r', '\n']) => ":",
+        _ => ": ",
+    };
+    let (quote, bare_keys) = if flavor.is_json5() {
+        json5_habits(text, root)
+    } else {
+        ('"', false)
+    };
+    Style {
+        indent: indent_unit(text, root, flavor),
+        eol: text::line_ending(text),
+        colon,
+        comma: if colon == ":" { "," } else { ", " },
+        trailing_commas: flavor.lenient()
+            && root.items.last().is_some_and(|l| l.comma.is_some())
+            && text[root.open..root.close].contains('\n'),
+        json5: flavor.is_json5(),
+        quote,
+        bare_keys,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn style(text: &str) -> Style {
+        let s = Scanner::new(text, Flavor::Json5);
+        detect_style(text, &s.container(s.root()).unwrap(), Flavor::Json5)
+    }
+
+    #[test]
+    fn json5_habits_are_read_off_the_file() {
+        let openclaw = "{ plugins: { entries: { \"ctx-plugin\": { enabled: true } } },\n  mcp: { servers: { ctx: { command: \"npx\" } } } }";
+        let s = style(openclaw);
+        assert_eq!((s.quote, s.bare_keys, s.json5), ('"', true, true));
+        let s = style("{a: 'x', b: ['y', \"z\"], 'c-d': 'w'}");
+        assert_eq!((s.quote, s.bare_keys), ('\'', true));
+        let s = style("{\"a\": 'x', \"b\": 1}");
+        assert_eq!((s.quote, s.bare_keys), ('"', false));
+        let s = style("{'a': 'x', 'b': 1}");
+        assert_eq!((s.quote, s.bare_keys), ('\'', false));
+        let s = style("{}");
+        assert_eq!((s.quote, s.bare_keys), ('"', false));
+    }
+}
