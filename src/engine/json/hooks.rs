@@ -38,9 +38,12 @@ pub(super) fn find_owned(doc: &JsonDoc, claims: &[&Claim]) -> Result<Vec<Found>,
             let entries = doc.scanner().container(item.value.start)?;
             for (index, el) in entries.items.iter().enumerate() {
                 let text = doc.slice(el.value.clone());
-                if !may_own_text(text, program)
-                    || found.iter().any(|f| f.array == array && f.index == index)
-                {
+                // JSON5 can spell the program with escapes JSON lacks
+                // (`\x63`, `\c`, a line continuation): any backslash
+                // there means the entry must be read to be ruled out.
+                let spelled =
+                    may_own_text(text, program) || (doc.flavor.is_json5() && text.contains('\\'));
+                if !spelled || found.iter().any(|f| f.array == array && f.index == index) {
                     continue;
                 }
                 let Some(value) = parse_value(text, doc.flavor) else {

@@ -8,7 +8,8 @@
 //!
 //! In JSON5 it also copies how the file writes keys and strings: keys bare
 //! where the file leaves its keys bare (and the key is an identifier;
-//! `"ctx-plugin"` stays quoted), strings in the quote the file uses. The
+//! `"ctx-plugin"` stays quoted), strings in the quote the file uses, a
+//! space inside the braces of one-line objects where the file has one. The
 //! file decides from the keys and strings it already has (see
 //! `edit::detect_style`); a file with none, or a new file, gets plain JSON,
 //! which is JSON5 too. Numbers are always written as JSON writes them.
@@ -36,6 +37,9 @@ pub struct Style {
     pub quote: char,
     /// Keys that are identifiers are written without quotes (JSON5).
     pub bare_keys: bool,
+    /// One-line objects have a space inside their braces: `{ a: 1 }`
+    /// (JSON5, where hand-written files often do).
+    pub padded: bool,
 }
 
 impl Default for Style {
@@ -49,6 +53,7 @@ impl Default for Style {
             json5: false,
             quote: '"',
             bare_keys: false,
+            padded: false,
         }
     }
 }
@@ -177,7 +182,13 @@ fn pretty(value: &Value, style: &Style, base: &str, out: &mut String) {
 fn inline(value: &Value, style: &Style, out: &mut String) {
     match value {
         Value::Object(m) => {
+            let pad = if style.padded && !m.is_empty() {
+                " "
+            } else {
+                ""
+            };
             out.push('{');
+            out.push_str(pad);
             for (i, (k, v)) in m.iter().enumerate() {
                 if i > 0 {
                     out.push_str(style.comma);
@@ -186,6 +197,7 @@ fn inline(value: &Value, style: &Style, out: &mut String) {
                 out.push_str(style.colon);
                 inline(v, style, out);
             }
+            out.push_str(pad);
             out.push('}');
         }
         Value::Array(a) => {

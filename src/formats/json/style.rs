@@ -61,20 +61,37 @@ fn indent_unit(text: &str, root: &Container, flavor: Flavor) -> String {
     text::indent_unit(text)
 }
 
-/// Whether the file leaves its keys bare, and which quote its strings use.
+/// How the file writes what JSON5 leaves open.
+struct Habits {
+    quote: char,
+    bare_keys: bool,
+    padded: bool,
+}
+
+/// Whether the file leaves its keys bare, which quote its strings use, and
+/// whether its one-line objects have spaces inside their braces.
 ///
 /// Keys: bare when more keys that could be bare are bare than quoted
 /// (`"ctx-plugin"` must be quoted, so it says nothing). Strings: `'` when
-/// more strings and quoted keys use it than `"`. Ties, and files with
-/// neither, go to JSON's way.
-fn json5_habits(text: &str, root: &Container) -> (char, bool) {
+/// more strings and quoted keys use it than `"`. Braces: padded when more
+/// one-line objects are than are not. Ties, and files with none, go to
+/// JSON's way.
+fn json5_habits(text: &str, root: &Container) -> Habits {
     let (mut bare, mut quoted_ids, mut single, mut double) = (0, 0, 0, 0);
+    let (mut padded, mut tight) = (0, 0);
     let mut quote = |first: u8| match first {
         b'\'' => single += 1,
         b'"' => double += 1,
         _ => {}
     };
     for c in containers(text, root, Flavor::Json5) {
+        if c.is_object && !c.items.is_empty() && !text[c.open..c.close].contains('\n') {
+            if text[c.open + 1..].starts_with([' ', '\t']) {
+                padded += 1;
+            } else {
+                tight += 1;
+            }
+        }
         for it in &c.items {
             if let Some(key) = &it.key {
                 let first = text.as_bytes()[it.start];
@@ -88,7 +105,11 @@ fn json5_habits(text: &str, root: &Container) -> (char, bool) {
             quote(text.as_bytes()[it.value.start]);
         }
     }
-    (if single > double { '\'' } else { '"' }, bare > quoted_ids)
+    Habits {
+        quote: if single > double { '\'' } else { '"' },
+        bare_keys: bare > quoted_ids,
+        padded: padded > tight,
+    }
 }
 
 pub(super) fn detect_style(text: &str, root: &Container, flavor: Flavor) -> Style {
@@ -96,10 +117,14 @@ pub(super) fn detect_style(text: &str, root: &Container, flavor: Flavor) -> Styl
         Some(it) if !text[..it.value.start].ends_with([' ', '\t', '\r', '\n']) => ":",
         _ => ": ",
     };
-    let (quote, bare_keys) = if flavor.is_json5() {
+    let habits = if flavor.is_json5() {
         json5_habits(text, root)
     } else {
-        ('"', false)
+        Habits {
+            quote: '"',
+            bare_keys: false,
+            padded: false,
+        }
     };
     Style {
         indent: indent_unit(text, root, flavor),
@@ -110,8 +135,9 @@ pub(super) fn detect_style(text: &str, root: &Container, flavor: Flavor) -> Styl
             && root.items.last().is_some_and(|l| l.comma.is_some())
             && text[root.open..root.close].contains('\n'),
         json5: flavor.is_json5(),
-        quote,
-        bare_keys,
+        quote: habits.quote,
+        bare_keys: habits.bare_keys,
+        padded: habits.padded,
     }
 }
 
@@ -128,9 +154,12 @@ mod tests {
     fn json5_habits_are_read_off_the_file() {
         let openclaw = "{ plugins: { entries: { \"ctx-plugin\": { enabled: true } } },\n  mcp: { servers: { ctx: { command: \"npx\" } } } }";
         let s = style(openclaw);
-        assert_eq!((s.quote, s.bare_keys, s.json5), ('"', true, true));
+        assert_eq!(
+            (s.quote, s.bare_keys, s.json5, s.padded),
+            ('"', true, true, true)
+        );
         let s = style("{a: 'x', b: ['y', \"z\"], 'c-d': 'w'}");
-        assert_eq!((s.quote, s.bare_keys), ('\'', true));
+        assert_eq!((s.quote, s.bare_keys, s.padded), ('\'', true, false));
         let s = style("{\"a\": 'x', \"b\": 1}");
         assert_eq!((s.quote, s.bare_keys), ('"', false));
         let s = style("{'a': 'x', 'b': 1}");

@@ -17,6 +17,8 @@
 //! characters no key uses.
 
 pub mod decode;
+#[cfg(test)]
+mod tests;
 pub mod transcode;
 pub mod validate;
 
@@ -143,66 +145,4 @@ pub fn string_end(b: &[u8], i: usize) -> usize {
 /// all ASCII letters, digits, `.`, `+` and `-`.
 pub fn is_scalar_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn whitespace_is_json5_whitespace() {
-        for ws in [
-            "\t", "\n", "\u{b}", "\u{c}", "\r", " ", "\u{a0}", "\u{2028}", "\u{2029}", "\u{feff}",
-            "\u{1680}", "\u{2000}", "\u{200a}", "\u{202f}", "\u{205f}", "\u{3000}",
-        ] {
-            assert_eq!(whitespace_len(ws, 0), ws.len(), "{ws:?}");
-        }
-        for not in ["\u{85}", "\u{200b}", "\u{180e}", "a", "\0", "é"] {
-            assert_eq!(whitespace_len(not, 0), 0, "{not:?}");
-        }
-        assert_eq!(inline_space_len("\u{2028}", 0), 0);
-        assert_eq!(inline_space_len("\u{a0}", 0), 2);
-    }
-
-    #[test]
-    fn line_comments_end_at_every_line_terminator() {
-        assert_eq!(line_comment_end("// a\u{2028}b", 0), 4);
-        assert_eq!(line_comment_end("// é\u{2029}", 0), 5);
-        assert_eq!(line_comment_end("// ☕ €\r\n", 0), 10);
-        assert_eq!(line_comment_end("// ☕", 0), 6);
-    }
-
-    #[test]
-    fn identifiers() {
-        for id in [
-            "a",
-            "$",
-            "_",
-            "ümlaut",
-            "中文",
-            "a1",
-            "a$_",
-            "ab\u{200c}c",
-            "null",
-        ] {
-            assert!(is_identifier(id), "{id}");
-            assert_eq!(identifier_end(id, 0), Ok(id.len()));
-        }
-        for not in ["", "1a", "a-b", "a b", "\u{300}a"] {
-            assert!(!is_identifier(not), "{not}");
-        }
-        assert_eq!(identifier_end("\\u0061b: 1", 0), Ok(7));
-        assert_eq!(identifier_end("a\\u0062: 1", 0), Ok(7));
-        assert_eq!(identifier_end("1a", 0), Ok(0));
-        assert_eq!(identifier_end("a\\u002d", 0), Err(1));
-        assert_eq!(identifier_end("a\\x41", 0), Err(1));
-        assert_eq!(identifier_end("\\ud800", 0), Err(0));
-    }
-
-    #[test]
-    fn strings_end_at_their_own_quote() {
-        assert_eq!(string_end(br#"'a"b' x"#, 0), 5);
-        assert_eq!(string_end(br#""a'b\"" x"#, 0), 7);
-        assert_eq!(string_end(b"'a\\\nb'", 0), 6);
-    }
 }
