@@ -51,6 +51,7 @@ const INVALID: &[(&str, &str, &str)] = &[
     ("{1a: 1}", "1a", "expected a key"),
     ("{-a: 1}", "-a", "expected a key"),
     ("{a-b: 1}", "-b", "expected `:`"),
+    ("{ctx-plugin: 1}", "-plugin", "expected `:`"),
     ("{a b: 1}", "b:", "expected `:`"),
     ("{a\\u002db: 1}", "\\u002d", "invalid escape in a key"),
     ("{\\x61: 1}", "\\x61", "invalid escape in a key"),
@@ -124,6 +125,8 @@ fn invalid_json5_is_refused_where_it_stops_being_json5() {
         assert_eq!(e.offset, want, "{text:?}: {e:?}");
         assert!(e.message.contains(message), "{text:?}: {e:?}");
     }
+    let e = validate("{ctx-plugin: 1}", Flavor::Json5).unwrap_err();
+    assert!(e.help.unwrap().contains("must be quoted"));
     eprintln!(
         "invalid JSON5: {}/{} refused with their offset",
         INVALID.len(),

@@ -18,23 +18,36 @@ use crate::formats::text;
 /// Containers looked at before a habit is taken as unknown.
 const BUDGET: usize = 32;
 
-/// The first containers of the document, breadth first from `root`.
+/// Keys and strings looked at for JSON5's habits: enough to see a
+/// pattern, few enough that a large file is never read whole for it.
+const SAMPLE: usize = 256;
+
+/// The first containers of the document, breadth first from `root`. Each
+/// is scanned only when its turn comes, so a habit found early costs no
+/// scan of the containers after it.
 fn containers<'a>(
     text: &'a str,
     root: &Container,
     flavor: Flavor,
 ) -> impl Iterator<Item = Container> + 'a {
     let scanner = Scanner::new(text, flavor);
-    let mut queue = VecDeque::from([root.clone()]);
+    let mut first = Some(root.clone());
+    let mut queue: VecDeque<usize> = VecDeque::new();
     std::iter::from_fn(move || {
-        let c = queue.pop_front()?;
-        for it in &c.items {
-            if matches!(text.as_bytes()[it.value.start], b'{' | b'[')
-                && let Ok(inner) = scanner.container(it.value.start)
-            {
-                queue.push_back(inner);
-            }
-        }
+        let c = match first.take() {
+            Some(root) => root,
+            None => loop {
+                if let Ok(c) = scanner.container(queue.pop_front()?) {
+                    break c;
+                }
+            },
+        };
+        queue.extend(
+            c.items
+                .iter()
+                .map(|it| it.value.start)
+                .filter(|&v| matches!(text.as_bytes()[v], b'{' | b'[')),
+        );
         Some(c)
     })
     .take(BUDGET)
@@ -84,7 +97,11 @@ fn json5_habits(text: &str, root: &Container) -> Habits {
         b'"' => double += 1,
         _ => {}
     };
+    let mut seen = 0;
     for c in containers(text, root, Flavor::Json5) {
+        if seen >= SAMPLE {
+            break;
+        }
         if c.is_object && !c.items.is_empty() && !text[c.open..c.close].contains('\n') {
             if text[c.open + 1..].starts_with([' ', '\t']) {
                 padded += 1;
@@ -92,7 +109,8 @@ fn json5_habits(text: &str, root: &Container) -> Habits {
                 tight += 1;
             }
         }
-        for it in &c.items {
+        for it in c.items.iter().take(SAMPLE - seen) {
+            seen += 1;
             if let Some(key) = &it.key {
                 let first = text.as_bytes()[it.start];
                 quote(first);

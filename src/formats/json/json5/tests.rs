@@ -141,3 +141,43 @@ fn strings_end_at_their_own_quote() {
     assert_eq!(string_end(br#""a'b\"" x"#, 0), 7);
     assert_eq!(string_end(b"'a\\\nb'", 0), 6);
 }
+
+/// What reading JSON5 costs beside JSON, on a settings file of 50,000 hook
+/// entries (about 11 MB, the size DESIGN.md measures): run by hand with
+/// `cargo test --release --lib json5_cost -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, run by hand in release"]
+fn json5_cost() {
+    let entry = "{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/guard.sh --check é\", \"timeout\": 30}]}";
+    let entries = vec![entry; 50_000].join(",\n      ");
+    let text =
+        format!("{{\n  \"hooks\": {{\n    \"PreToolUse\": [\n      {entries}\n    ]\n  }}\n}}\n");
+    let time = |what: &str, f: &dyn Fn()| {
+        let start = std::time::Instant::now();
+        for _ in 0..5 {
+            f();
+        }
+        eprintln!("{what}: {:.1} ms", start.elapsed().as_secs_f64() * 200.0);
+    };
+    eprintln!("{:.1} MB", text.len() as f64 / 1e6);
+    time("validate as JSON", &|| {
+        crate::formats::json::validate::validate(&text, Flavor::Json).unwrap()
+    });
+    time("validate as JSONC", &|| {
+        crate::formats::json::validate::validate(&text, Flavor::Jsonc).unwrap()
+    });
+    time("validate as JSON5", &|| validate(&text).unwrap());
+    for flavor in [Flavor::Json, Flavor::Json5] {
+        time(
+            &format!("open and scan to the array as {flavor:?}"),
+            &|| {
+                let doc = crate::formats::json::edit::JsonDoc::new(text.clone(), flavor).unwrap();
+                let path = ["hooks".to_owned(), "PreToolUse".to_owned()];
+                assert_eq!(
+                    doc.container(&path, false).unwrap().unwrap().items.len(),
+                    50_000
+                );
+            },
+        );
+    }
+}

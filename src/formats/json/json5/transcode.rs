@@ -46,6 +46,7 @@ pub fn to_json(text: &str) -> Option<String> {
             b'}' | b']' => {
                 objects.pop();
                 comma = false;
+                expect_key = false;
                 out.push(c as char);
                 i += 1;
             }

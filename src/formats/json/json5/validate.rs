@@ -169,10 +169,19 @@ impl Validator<'_> {
             },
         };
         let j = self.trivia(end)?;
+        // `ctx-plugin: 1`: a name that runs into a character no name may
+        // hold is most likely a key that needed quotes.
+        let unquoted = j == end && !matches!(self.at(i), Some(b'"' | b'\''));
         match self.at(j) {
             Some(b':') => self.trivia(j + 1),
             None => Err(self.eof("an object")),
-            Some(_) => Err(err(j, "expected `:`", None)),
+            Some(_) => Err(err(
+                j,
+                "expected `:`",
+                unquoted.then_some(
+                    "a key holding characters other than letters, digits, `$` and `_` must be quoted",
+                ),
+            )),
         }
     }
 
