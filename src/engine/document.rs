@@ -115,6 +115,8 @@ pub struct SavedPlan {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SavedFile {
     pub after: Option<String>,
+    #[serde(default)]
+    pub agent_lock: Option<PathBuf>,
     pub create_dirs: Vec<PathBuf>,
     pub remove_dirs: Vec<PathBuf>,
 }
@@ -147,6 +149,7 @@ impl SavedPlan {
                         .after
                         .as_deref()
                         .map(|b| String::from_utf8_lossy(b).into_owned()),
+                    agent_lock: f.agent_lock.clone(),
                     create_dirs: f.create_dirs.clone(),
                     remove_dirs: f.remove_dirs.clone(),
                 })
@@ -200,6 +203,7 @@ impl SavedPlan {
                 changes: d.changes,
                 notes: d.notes,
                 secrets: Vec::new(),
+                agent_lock: None,
                 create_dirs: c.create_dirs,
                 remove_dirs: c.remove_dirs,
             })

@@ -66,6 +66,9 @@ pub struct FilePlan {
     pub notes: Vec<String>,
     /// Values that must never be shown: renderers put `(sensitive)` there.
     pub secrets: Vec<String>,
+    /// The lock folder the file's agent takes while writing it; apply
+    /// takes it too.
+    pub agent_lock: Option<PathBuf>,
     /// Folders to create before writing, outermost first.
     pub create_dirs: Vec<PathBuf>,
     /// Folders coffer created that go once the file is deleted, if empty.
@@ -209,6 +212,7 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
             changes: outcome.changes,
             notes,
             secrets,
+            agent_lock: target.resources.iter().find_map(|r| r.agent_lock.clone()),
             create_dirs: Vec::new(),
             remove_dirs: Vec::new(),
         };

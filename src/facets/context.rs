@@ -41,30 +41,25 @@ pub(super) fn compile(
         installed.push((native.to_owned(), event.value));
         let mut array = spec.hooks_key.clone();
         array.push(native.to_owned());
-        out.resources.push(Resource {
-            origins: vec![origin.clone()],
-            path: path.clone(),
-            syntax: spec.syntax,
-            fragment: Fragment::ArrayEntry {
-                array,
-                value: hook_entry(spec, program, native),
-            },
-            note: spec.note.clone(),
-            secrets: Vec::new(),
-        });
+        let entry = Fragment::ArrayEntry {
+            array,
+            value: hook_entry(spec, program, native),
+        };
+        let mut r = Resource::new(origin.clone(), path.clone(), spec.syntax, entry);
+        r.note = spec.note.clone();
+        out.resources.push(r);
     }
     for (key, value) in &spec.root_keys {
-        out.resources.push(Resource {
-            origins: vec![origin.clone()],
-            path: path.clone(),
-            syntax: spec.syntax,
-            fragment: Fragment::RequiredKey {
-                key: key.clone(),
-                value: value.clone(),
-            },
-            note: None,
-            secrets: Vec::new(),
-        });
+        let required = Fragment::RequiredKey {
+            key: key.clone(),
+            value: value.clone(),
+        };
+        out.resources.push(Resource::new(
+            origin.clone(),
+            path.clone(),
+            spec.syntax,
+            required,
+        ));
     }
     let (config, warnings) = context_sources::compile(
         file,
@@ -129,20 +124,18 @@ fn plugin_drop(
     })?;
     let argv = serde_json::to_string(program).expect("words serialise");
     for (rel, text) in files {
-        out.resources.push(Resource {
-            origins: vec![origin.clone()],
-            path: if rel.is_empty() {
+        out.resources.push(Resource::new(
+            origin.clone(),
+            if rel.is_empty() {
                 path.clone()
             } else {
                 path.join(rel)
             },
-            syntax: Syntax::Whole,
-            fragment: Fragment::File {
+            Syntax::Whole,
+            Fragment::File {
                 content: text.replace(templates::HOOK_ARGV, &argv),
             },
-            note: None,
-            secrets: Vec::new(),
-        });
+        ));
     }
     Ok(())
 }

@@ -40,24 +40,25 @@ pub(super) fn compile(
                 )),
             )
         })?;
-        out.resources.push(Resource {
-            origins: vec![origin.clone()],
-            path: path.clone(),
-            syntax: spec.syntax,
-            fragment: Fragment::Member {
-                parent: spec.servers_key.clone(),
-                name: name.value.clone(),
-                value,
-                adopt: server.adopt,
-            },
-            note: spec.live_writer.then(|| {
-                format!(
-                    "{} rewrites this file while it runs; coffer edits only its own servers",
-                    agent.name
-                )
-            }),
-            secrets,
+        let member = Fragment::Member {
+            parent: spec.servers_key.clone(),
+            name: name.value.clone(),
+            value,
+            adopt: server.adopt,
+        };
+        let mut r = Resource::new(origin.clone(), path.clone(), spec.syntax, member);
+        r.note = spec.live_writer.then(|| {
+            format!(
+                "{} rewrites this file while it runs; coffer edits only its own servers",
+                agent.name
+            )
         });
+        r.secrets = secrets;
+        r.agent_lock = spec
+            .lock
+            .as_ref()
+            .map(|l| std::path::PathBuf::from(l.replace("{file}", &path.to_string_lossy())));
+        out.resources.push(r);
     }
     Ok(())
 }

@@ -58,4 +58,7 @@ impl<F: Fs> Fs for CrashAfter<F> {
     fn check_writable(&self, path: &Path) -> io::Result<()> {
         self.inner.check_writable(path)
     }
+    fn age(&self, path: &Path) -> Option<std::time::Duration> {
+        self.inner.age(path)
+    }
 }

@@ -71,8 +71,14 @@ impl Fs for MemFs {
     }
 
     fn create_dir(&self, path: &Path) -> io::Result<()> {
-        self.dirs.lock().unwrap().insert(path.to_owned());
-        Ok(())
+        if self.dirs.lock().unwrap().insert(path.to_owned()) {
+            Ok(())
+        } else {
+            Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                path.display().to_string(),
+            ))
+        }
     }
 
     fn remove_empty_dir(&self, path: &Path) -> io::Result<bool> {

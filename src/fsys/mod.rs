@@ -4,6 +4,7 @@
 //! the code that applies, and the engine can be exercised on an in-memory
 //! file system by property tests that run thousands of cases.
 
+pub mod agent_lock;
 pub mod fault;
 mod lock;
 mod mem;
@@ -33,6 +34,10 @@ pub trait Fs {
     /// read-only: the user (or a dotfiles manager) said not to change it.
     fn check_writable(&self, _path: &Path) -> io::Result<()> {
         Ok(())
+    }
+    /// How long ago `path` last changed, where the file system can tell.
+    fn age(&self, _path: &Path) -> Option<std::time::Duration> {
+        None
     }
 }
 

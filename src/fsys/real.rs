@@ -69,6 +69,15 @@ impl Fs for RealFs {
         fs_err::create_dir(path)
     }
 
+    fn age(&self, path: &Path) -> Option<std::time::Duration> {
+        std::fs::metadata(path)
+            .ok()?
+            .modified()
+            .ok()?
+            .elapsed()
+            .ok()
+    }
+
     fn check_writable(&self, path: &Path) -> io::Result<()> {
         // Mode bits, not access(2): running as root must not override a
         // read-only mark either.
