@@ -110,10 +110,13 @@ fn write_one(f: &FilePlan, fs: &dyn Fs) -> std::io::Result<()> {
             fs.create_dir(dir)?;
         }
     }
+    // A file coffer creates that holds a secret is the owner's alone.
+    let new_mode = f.private.then_some(0o600);
+    let write = || fs.write_mode(&f.path, f.after.as_deref().unwrap_or_default(), new_mode);
     match &f.after {
-        Some(bytes) => match &f.agent_lock {
-            Some(lock) => with_agent_lock(fs, lock, AGENT_LOCK_WAIT, || fs.write(&f.path, bytes))?,
-            None => fs.write(&f.path, bytes)?,
+        Some(_) => match &f.agent_lock {
+            Some(lock) => with_agent_lock(fs, lock, AGENT_LOCK_WAIT, write)?,
+            None => write()?,
         },
         None => {
             fs.remove_file(&f.path)?;

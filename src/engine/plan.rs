@@ -66,6 +66,8 @@ pub struct FilePlan {
     pub notes: Vec<String>,
     /// Values that must never be shown: renderers put `(sensitive)` there.
     pub secrets: Vec<String>,
+    /// The file holds a secret: created owner-only.
+    pub private: bool,
     /// The lock folder the file's agent takes while writing it; apply
     /// takes it too.
     pub agent_lock: Option<PathBuf>,
@@ -211,6 +213,7 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
             after: outcome.after,
             changes: outcome.changes,
             notes,
+            private: !secrets.is_empty(),
             secrets,
             agent_lock: target.resources.iter().find_map(|r| r.agent_lock.clone()),
             create_dirs: Vec::new(),

@@ -50,7 +50,7 @@ impl Fs for MemFs {
         self.files.lock().unwrap().contains_key(path)
     }
 
-    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    fn write_mode(&self, path: &Path, bytes: &[u8], _new_mode: Option<u32>) -> io::Result<()> {
         if !path.parent().is_some_and(|p| self.is_dir(p)) {
             return Err(io::Error::new(
                 io::ErrorKind::NotFound,

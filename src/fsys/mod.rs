@@ -25,7 +25,12 @@ pub trait Fs {
     fn is_file(&self, path: &Path) -> bool;
     /// Replace the file's content atomically, keeping its permissions and
     /// writing through a symlink to its target.
-    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()>;
+    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        self.write_mode(path, bytes, None)
+    }
+    /// As `write`, creating a missing file with `new_mode` (owner-only for
+    /// a file that holds a secret) instead of the usual mode.
+    fn write_mode(&self, path: &Path, bytes: &[u8], new_mode: Option<u32>) -> io::Result<()>;
     fn remove_file(&self, path: &Path) -> io::Result<()>;
     fn create_dir(&self, path: &Path) -> io::Result<()>;
     /// Remove a folder if it is empty; report whether it was removed.
