@@ -150,7 +150,7 @@ pub(super) fn reconcile<D: MemberDoc>(
             .position(|m| m.parent == w.parent && m.name == w.name);
         let current = doc.get(w.parent, w.name)?;
         match (current, owned) {
-            (Some(cur), Some(i)) => {
+            (Some(cur), owned) if owned.is_some() || w.adopt => {
                 if &cur != w.value {
                     doc.set(w.parent, w.name, w.value)?;
                     changes.push(change(
@@ -160,27 +160,19 @@ pub(super) fn reconcile<D: MemberDoc>(
                         label,
                     ));
                 }
-                record.members[i].origins = w.resource.agents();
-            }
-            (Some(old), None) if w.adopt => {
-                if &old != w.value {
-                    doc.set(w.parent, w.name, w.value)?;
-                    changes.push(change(
-                        ChangeOp::Change,
-                        w.resource.facet(),
-                        w.resource.agents(),
-                        label,
-                    ));
+                match owned {
+                    Some(i) => record.members[i].origins = w.resource.agents(),
+                    // Adopted: its old value comes back when coffer lets go.
+                    None => record.members.push(OwnedMember {
+                        parent: w.parent.to_vec(),
+                        name: w.name.to_owned(),
+                        facet: w.resource.facet(),
+                        origins: w.resource.agents(),
+                        adopted: Some(cur),
+                    }),
                 }
-                record.members.push(OwnedMember {
-                    parent: w.parent.to_vec(),
-                    name: w.name.to_owned(),
-                    facet: w.resource.facet(),
-                    origins: w.resource.agents(),
-                    adopted: Some(old),
-                });
             }
-            (Some(_), None) => return Err(conflict(input.display, w)),
+            (Some(_), _) => return Err(conflict(input.display, w)),
             (None, owned) => {
                 placed.push(doc.set(w.parent, w.name, w.value)?);
                 if owned.is_none() {

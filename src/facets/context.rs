@@ -61,16 +61,7 @@ pub(super) fn compile(
             required,
         ));
     }
-    let (config, warnings) = context_sources::compile(
-        file,
-        &agent.id,
-        &spec.dialect,
-        &installed,
-        facet,
-        placed.env,
-    )?;
-    out.hook_configs.push(config);
-    out.warnings.extend(warnings);
+    hook_settings(placed, agent, &spec.dialect, &installed, facet, out)?;
     out.claims.push(Claim {
         origin,
         path,
@@ -101,16 +92,7 @@ fn plugin_drop(
     }
     let (path, origin) = placed.target(agent, Facet::Context, &spec.places, facet.span)?;
     // The plugin runs the same hook program, which needs its settings.
-    let (config, warnings) = context_sources::compile(
-        placed.file,
-        &agent.id,
-        &spec.dialect,
-        &installed,
-        facet,
-        placed.env,
-    )?;
-    out.hook_configs.push(config);
-    out.warnings.extend(warnings);
+    hook_settings(placed, agent, &spec.dialect, &installed, facet, out)?;
     let files = templates::template(&spec.template).ok_or_else(|| {
         placed.file.error_at(
             facet.span,
@@ -187,6 +169,28 @@ fn context_block(
         facet.span,
         out,
     )
+}
+
+/// The settings the hook program reads when this agent runs it.
+fn hook_settings(
+    placed: &Placed,
+    agent: &AgentDescriptor,
+    dialect: &str,
+    installed: &[(String, Event)],
+    facet: &Sp<ContextFacet>,
+    out: &mut Compiled,
+) -> Result<(), DesiredError> {
+    let (config, warnings) = context_sources::compile(
+        placed.file,
+        &agent.id,
+        dialect,
+        installed,
+        facet,
+        placed.env,
+    )?;
+    out.hook_configs.push(config);
+    out.warnings.extend(warnings);
+    Ok(())
 }
 
 /// The events the facet asks for (default: session start), each once.
