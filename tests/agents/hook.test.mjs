@@ -41,7 +41,7 @@ const geminiUser = `{\n  "security": { "auth": { "selectedType": "gemini-api-key
 
 let model;
 
-// Every string anywhere in what the agents sent the model since `from`.
+// Every string anywhere in the bodies of these requests to the model.
 function sentTexts(requests) {
   const out = [];
   const walk = (v) => {
