@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use super::plan::{Change, ChangeOp};
-use super::reconcile::{Input, Retain, change};
+use super::reconcile::{Input, Outcome, Retain, Start, begin, change, finish, nothing};
 use crate::error::Error;
 use crate::formats::json::edit::Expanded;
 use crate::resource::{Facet, Fragment, Resource, member_label};
@@ -22,6 +22,44 @@ pub(super) trait MemberDoc {
     /// Put the member there with `value`, in place when it exists.
     fn set(&mut self, parent: &[String], name: &str, value: &Value) -> Result<Placed, Error>;
     fn remove(&mut self, parent: &[String], name: &str) -> Result<(), Error>;
+}
+
+/// A whole file of named members and nothing else of coffer's (TOML,
+/// YAML): open it, reconcile its members, tidy what the format needs
+/// tidied, and hand back the text.
+pub(super) trait MembersFile: MemberDoc + Sized {
+    /// The document for `body` (`None`: the file does not exist yet).
+    fn open(display: &str, body: Option<&str>) -> Result<Self, Error>;
+    /// Take out what coffer created and no longer needs.
+    fn prune(&mut self, _record: &mut FileRecord) -> Result<(), Error> {
+        Ok(())
+    }
+    fn into_text(self) -> String;
+}
+
+/// One members file: current bytes + record → new bytes and record.
+pub(super) fn reconcile_file<D: MembersFile>(input: &Input) -> Result<Outcome, Error> {
+    let (mut record, bom, mut doc) = match begin(input)? {
+        Start::Nothing => return Ok(nothing()),
+        Start::New(record) => (record, false, D::open(input.display, None)?),
+        Start::Existing(record, text) => {
+            let doc = D::open(input.display, Some(&text.body))?;
+            (record, text.bom, doc)
+        }
+    };
+    let mut changes = Vec::new();
+    for placed in reconcile(&mut doc, input, &mut record, &mut changes)? {
+        for p in placed.created {
+            if !record.created_containers.contains(&p) {
+                record.created_containers.push(p);
+            }
+        }
+    }
+    doc.prune(&mut record)?;
+    let body = doc.into_text();
+    let deleted = record.created_file && body.trim().is_empty();
+    let after = (!deleted).then(|| crate::formats::text::Text { bom, body }.encode());
+    Ok(finish(input, record, after, changes))
 }
 
 /// What putting a member in created around it, for the record.
@@ -63,8 +101,8 @@ fn wanted<'a>(input: &'a Input) -> Vec<Wanted<'a>> {
 
 /// Bring the members of `doc` to what `input` wants, recording ownership.
 /// Returns what the insertions created, for the format's own pruning.
-pub(super) fn reconcile(
-    doc: &mut dyn MemberDoc,
+pub(super) fn reconcile<D: MemberDoc>(
+    doc: &mut D,
     input: &Input,
     record: &mut FileRecord,
     changes: &mut Vec<Change>,
@@ -112,7 +150,7 @@ pub(super) fn reconcile(
             .position(|m| m.parent == w.parent && m.name == w.name);
         let current = doc.get(w.parent, w.name)?;
         match (current, owned) {
-            (Some(cur), Some(i)) => {
+            (Some(cur), owned) if owned.is_some() || w.adopt => {
                 if &cur != w.value {
                     doc.set(w.parent, w.name, w.value)?;
                     changes.push(change(
@@ -122,27 +160,19 @@ pub(super) fn reconcile(
                         label,
                     ));
                 }
-                record.members[i].origins = w.resource.agents();
-            }
-            (Some(old), None) if w.adopt => {
-                if &old != w.value {
-                    doc.set(w.parent, w.name, w.value)?;
-                    changes.push(change(
-                        ChangeOp::Change,
-                        w.resource.facet(),
-                        w.resource.agents(),
-                        label,
-                    ));
+                match owned {
+                    Some(i) => record.members[i].origins = w.resource.agents(),
+                    // Adopted: its old value comes back when coffer lets go.
+                    None => record.members.push(OwnedMember {
+                        parent: w.parent.to_vec(),
+                        name: w.name.to_owned(),
+                        facet: w.resource.facet(),
+                        origins: w.resource.agents(),
+                        adopted: Some(cur),
+                    }),
                 }
-                record.members.push(OwnedMember {
-                    parent: w.parent.to_vec(),
-                    name: w.name.to_owned(),
-                    facet: w.resource.facet(),
-                    origins: w.resource.agents(),
-                    adopted: Some(old),
-                });
             }
-            (Some(_), None) => return Err(conflict(input.display, w)),
+            (Some(_), _) => return Err(conflict(input.display, w)),
             (None, owned) => {
                 placed.push(doc.set(w.parent, w.name, w.value)?);
                 if owned.is_none() {

@@ -18,6 +18,7 @@ mod plan;
 pub mod reconcile;
 mod toml;
 mod whole;
+mod yaml;
 
 pub use apply::apply;
 pub use document::{FORMAT_VERSION, PlanDocument, SavedPlan, SavedPlanError, plan_schema};

@@ -1,71 +1,43 @@
 //! Reconciling one TOML file (Codex's config.toml): coffer owns whole
 //! tables there (`[mcp_servers.NAME]`, `[model_providers.ID]`), through the
-//! ledger, and nothing else.
+//! ledger, and nothing else. TOML needs no pruning: coffer never writes a
+//! parent header, so a parent exists only through coffer's tables.
 
 use serde_json::Value;
 
-use super::members::{self, MemberDoc, Placed};
+use super::members::{MemberDoc, MembersFile, Placed, reconcile_file};
 use super::opening;
 use super::reconcile::{Input, Outcome};
 use crate::error::Error;
-use crate::formats::text::Text;
 use crate::formats::toml::{EditError, TomlDoc};
-use crate::state::{FileRecord, sha256};
 
 pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
-    let mut record = input
-        .record
-        .cloned()
-        .unwrap_or_else(|| FileRecord::new(input.syntax));
-    let (bom, doc) = match input.before {
-        None if input.resources.is_empty() => {
-            return Ok(Outcome {
-                after: None,
-                changes: Vec::new(),
-                record: None,
-            });
-        }
-        None => {
-            record = FileRecord::new(input.syntax);
-            record.created_file = true;
-            (false, TomlDoc::parse("").expect("an empty document parses"))
-        }
-        Some(bytes) => {
-            let text = opening::decode(input.display, bytes)?;
-            let doc = TomlDoc::parse(&text.body)
-                .map_err(|e| opening::syntax(input.display, &text.body, "TOML", e))?;
-            (text.bom, doc)
-        }
-    };
-    let mut holder = TomlMembers {
-        original: doc.as_str().to_owned(),
-        doc,
-        display: input.display,
-    };
-    let mut changes = Vec::new();
-    members::reconcile(&mut holder, input, &mut record, &mut changes)?;
-
-    let body = holder.doc.into_string();
-    let deleted = record.created_file && body.trim().is_empty();
-    let after = (!deleted).then(|| Text { bom, body }.encode());
-    let record = after.as_ref().and_then(|bytes| {
-        record.sha256 = sha256(bytes);
-        (!input.resources.is_empty() || record.holds_provenance()).then_some(record)
-    });
-    Ok(Outcome {
-        after,
-        changes,
-        record,
-    })
+    reconcile_file::<TomlMembers>(input)
 }
 
-struct TomlMembers<'a> {
+struct TomlMembers {
     doc: TomlDoc,
-    display: &'a str,
+    display: String,
     original: String,
 }
 
-impl TomlMembers<'_> {
+impl MembersFile for TomlMembers {
+    fn open(display: &str, body: Option<&str>) -> Result<Self, Error> {
+        let body = body.unwrap_or("");
+        let doc = TomlDoc::parse(body).map_err(|e| opening::syntax(display, body, "TOML", e))?;
+        Ok(TomlMembers {
+            doc,
+            display: display.to_owned(),
+            original: body.to_owned(),
+        })
+    }
+
+    fn into_text(self) -> String {
+        self.doc.into_string()
+    }
+}
+
+impl TomlMembers {
     fn err(&self, e: EditError) -> Error {
         let offset = match &e {
             EditError::NotATable { offset, .. }
@@ -73,21 +45,26 @@ impl TomlMembers<'_> {
             | EditError::DottedKeys { offset, .. } => Some(*offset),
             _ => None,
         };
-        let help = "coffer never rewrites a table it does not own; change it by hand, then run coffer again";
-        match offset {
-            Some(o) => opening::at(
-                self.display,
-                &self.original,
-                o,
-                &e.to_string(),
-                "here",
-                help,
-            ),
-            None => Error::Conflict {
-                message: format!("{}: {e}", self.display),
-                help: help.into(),
-            },
-        }
+        located_or_conflict(&self.display, &self.original, offset, &e.to_string())
+    }
+}
+
+/// A refusal at its place in the file when the editor says where, else a
+/// plain one; either way the file is left as it is.
+pub(super) fn located_or_conflict(
+    display: &str,
+    original: &str,
+    offset: Option<usize>,
+    what: &str,
+) -> Error {
+    let help =
+        "coffer never rewrites what it does not own; change it by hand, then run coffer again";
+    match offset {
+        Some(o) => opening::at(display, original, o, what, "here", help),
+        None => Error::Conflict {
+            message: format!("{display}: {what}"),
+            help: help.into(),
+        },
     }
 }
 
@@ -97,7 +74,7 @@ fn path(parent: &[String], name: &str) -> Vec<String> {
     p
 }
 
-impl MemberDoc for TomlMembers<'_> {
+impl MemberDoc for TomlMembers {
     fn get(&self, parent: &[String], name: &str) -> Result<Option<Value>, Error> {
         Ok(self.doc.get(&path(parent, name)))
     }
@@ -116,10 +93,9 @@ impl MemberDoc for TomlMembers<'_> {
             .doc
             .set_table(&path(parent, name), map)
             .map_err(|e| self.err(e))?;
-        Ok(Placed {
-            created: ins.created,
-            expanded: None,
-        })
+        // coffer never writes a parent header: nothing of it to prune.
+        let _ = ins;
+        Ok(Placed::default())
     }
 
     fn remove(&mut self, parent: &[String], name: &str) -> Result<(), Error> {

@@ -6,6 +6,7 @@ pub mod markdown;
 pub mod rule_file;
 pub mod text;
 pub mod toml;
+pub mod yaml;
 
 /// Where and why a file's text is not acceptable, shared by every format so
 /// that the engine reports all parse failures the same way.

@@ -74,6 +74,9 @@ pub struct FileRecord {
     /// Empty containers coffer expanded, with their original inside.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub emptied: Vec<Emptied>,
+    /// Empty YAML values coffer turned into mappings, with their old text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub yaml_expanded: Vec<crate::formats::yaml::Expanded>,
     /// Named members coffer owns (MCP servers, providers, settings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<OwnedMember>,
@@ -97,6 +100,7 @@ impl FileRecord {
             created_containers: Vec::new(),
             created_root_keys: Vec::new(),
             emptied: Vec::new(),
+            yaml_expanded: Vec::new(),
             members: Vec::new(),
             blocks: Vec::new(),
             whole: None,
@@ -110,6 +114,7 @@ impl FileRecord {
             || !self.created_containers.is_empty()
             || !self.created_root_keys.is_empty()
             || !self.emptied.is_empty()
+            || !self.yaml_expanded.is_empty()
             || !self.members.is_empty()
             || !self.blocks.is_empty()
             || self.whole.is_some()
@@ -254,7 +259,7 @@ pub fn save(fs: &dyn Fs, env: &Env, ledger: &Ledger) -> std::io::Result<()> {
     for dir in crate::fsys::missing_dirs(fs, &path) {
         fs.create_dir(&dir)?;
     }
-    fs.write(&path, &encode(ledger))
+    fs.write_mode(&path, &encode(ledger), Some(0o600))
 }
 
 /// Hex SHA-256 of `bytes`.

@@ -366,3 +366,67 @@ fn hermes_context_is_written_ahead_of_time_into_its_agents_md() {
         r.stderr
     );
 }
+
+#[test]
+fn hermes_yaml_config_gets_servers_and_a_provider_and_gives_them_back() {
+    let env = TestEnv::new();
+    let original = "# ~/.hermes/config.yaml\nmodel: { provider: custom, default: my-model }\nmcp_servers:\n  ctx:    { command: npx, args: [\"-y\", \"ctx-mcp\"] }\nhooks: {}\n";
+    env.put(".hermes/config.yaml", original);
+    env.desired(
+        "version: 1\nagents:\n  hermes:\n    mcp:\n      coffer-memory: { command: coffer, args: [mcp], env: { TOKEN: \"${env:TOKEN}\" } }\n    provider: { base_url: \"http://localhost:8080/v1\" }\n",
+    );
+    let r = env.run(&["plan"]);
+    insta::assert_snapshot!(r.snapshot());
+    env.apply();
+    assert_eq!(env.run(&["plan", "--detailed-exitcode"]).code, 0);
+    env.destroy();
+    assert_eq!(
+        env.read(".hermes/config.yaml").unwrap(),
+        original.as_bytes()
+    );
+}
+
+#[test]
+fn a_new_hermes_config_is_created_and_deleted_again() {
+    let env = TestEnv::new();
+    env.desired(
+        "version: 1\nagents:\n  hermes:\n    mcp:\n      m: { url: \"https://example.com/mcp\" }\n",
+    );
+    env.apply();
+    assert_eq!(
+        String::from_utf8(env.read(".hermes/config.yaml").unwrap()).unwrap(),
+        "mcp_servers:\n  m:\n    url: https://example.com/mcp\n"
+    );
+    env.destroy();
+    assert!(!env.exists(".hermes"));
+}
+
+#[test]
+fn claude_json_is_written_under_claude_codes_own_lock() {
+    let env = TestEnv::new();
+    env.desired("version: 1\nagents:\n  claude-code:\n    mcp:\n      m: { command: x }\n");
+    env.put(".claude.json", "{\n  \"numStartups\": 3\n}\n");
+    let lock = env.home.join(".claude.json.lock");
+    // Held by a running Claude Code, which lets go shortly.
+    std::fs::create_dir(&lock).unwrap();
+    let release = {
+        let lock = lock.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(400));
+            std::fs::remove_dir(&lock).unwrap();
+        })
+    };
+    let start = std::time::Instant::now();
+    env.apply();
+    release.join().unwrap();
+    assert!(
+        start.elapsed() >= std::time::Duration::from_millis(300),
+        "apply did not wait for the lock"
+    );
+    assert!(
+        String::from_utf8(env.read(".claude.json").unwrap())
+            .unwrap()
+            .contains("\"m\"")
+    );
+    assert!(!lock.exists(), "coffer gives the lock back");
+}

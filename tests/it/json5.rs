@@ -170,22 +170,20 @@ fn provider_value() -> Value {
 }
 
 fn member(facet: Facet, parent: [&str; 2], name: &str, value: Value) -> Resource {
-    Resource {
-        origins: vec![Origin {
+    Resource::new(
+        Origin {
             agent: "openclaw".into(),
             facet,
-        }],
-        path: PathBuf::from("/h/.openclaw/openclaw.json"),
-        syntax: Syntax::Json5,
-        fragment: Fragment::Member {
+        },
+        PathBuf::from("/h/.openclaw/openclaw.json"),
+        Syntax::Json5,
+        Fragment::Member {
             parent: parent.map(str::to_owned).to_vec(),
             name: name.into(),
             value,
             adopt: false,
         },
-        note: None,
-        secrets: Vec::new(),
-    }
+    )
 }
 
 /// An MCP server and a provider where OpenClaw keeps them, hook entries
@@ -199,16 +197,16 @@ fn openclaw_resources(events: &[&str]) -> (Vec<Resource>, Claim) {
     let path = PathBuf::from("/h/.openclaw/openclaw.json");
     let mut resources: Vec<Resource> = events
         .iter()
-        .map(|e| Resource {
-            origins: vec![origin.clone()],
-            path: path.clone(),
-            syntax: Syntax::Json5,
-            fragment: Fragment::ArrayEntry {
-                array: vec!["hooks".into(), (*e).into()],
-                value: json!({"hooks": [{"type": "command", "command": format!("coffer hook --event {e}")}]}),
-            },
-            note: None,
-            secrets: Vec::new(),
+        .map(|e| {
+            Resource::new(
+                origin.clone(),
+                path.clone(),
+                Syntax::Json5,
+                Fragment::ArrayEntry {
+                    array: vec!["hooks".into(), (*e).into()],
+                    value: json!({"hooks": [{"type": "command", "command": format!("coffer hook --event {e}")}]}),
+                },
+            )
         })
         .collect();
     resources.push(member(

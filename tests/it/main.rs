@@ -22,6 +22,7 @@ mod properties;
 mod schema;
 mod scope;
 mod toml_format;
+mod yaml_format;
 
 /// Every file in tests/it/ must be a module above, or its tests never run.
 #[test]

@@ -19,13 +19,13 @@ mod prune;
 use serde_json::Value;
 
 use super::plan::{Change, ChangeOp};
-use super::reconcile::{Input, Outcome, change};
+use super::reconcile::{Input, Outcome, Start, begin, change, finish, nothing};
 use crate::error::Error;
 use crate::formats::json::Flavor;
 use crate::formats::json::edit::{EditError, Inserted, JsonDoc};
 use crate::formats::text::Text;
 use crate::resource::{Fragment, Resource, Syntax};
-use crate::state::{CreatedKey, FileRecord};
+use crate::state::CreatedKey;
 use hooks::{Found, find_owned, foreign_entries};
 use open::{doc_text_for_errors, edit_error};
 use prune::{is_empty_document, prune, record_insert};
@@ -41,30 +41,18 @@ fn flavor(syntax: Syntax) -> Flavor {
 
 pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
     let flavor = flavor(input.syntax);
-    let mut record = input
-        .record
-        .cloned()
-        .unwrap_or_else(|| FileRecord::new(input.syntax));
-    let (text, mut doc) = match input.before {
-        None if input.resources.is_empty() => {
-            return Ok(Outcome {
-                after: None,
-                changes: Vec::new(),
-                record: None,
-            });
-        }
-        None => {
-            record = FileRecord::new(input.syntax);
-            record.created_file = true;
+    let (mut record, (text, mut doc)) = match begin(input)? {
+        Start::Nothing => return Ok(nothing()),
+        Start::New(record) => {
             let text = Text {
                 bom: false,
                 body: "{}\n".into(),
             };
             let doc =
                 JsonDoc::new(text.body.clone(), flavor).expect("an empty object is a document");
-            (text, doc)
+            (record, (text, doc))
         }
-        Some(bytes) => open::open(input.display, bytes, flavor)?,
+        Start::Existing(record, text) => (record, open::open(input.display, text, flavor)?),
     };
     let err = |e: EditError| edit_error(input.display, &doc_text_for_errors(input.before), e);
     let mut changes = Vec::new();
@@ -127,22 +115,13 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
 
     let deleted = record.created_file && is_empty_document(&doc).map_err(err)?;
     let after = (!deleted).then(|| text.splice_result(&doc.text));
-    let record = match &after {
-        None => None,
-        Some(bytes) => {
-            if !input.resources.is_empty() {
-                record.claims = input.claims.iter().map(|c| (*c).clone()).collect();
-                record.claims.dedup();
-            }
-            record.sha256 = crate::state::sha256(bytes);
-            (!input.resources.is_empty() || record.holds_provenance()).then_some(record)
-        }
-    };
-    Ok(Outcome {
-        after,
-        changes,
-        record,
-    })
+    if !input.resources.is_empty() {
+        // What coffer may own here now, so that it can take it out even
+        // after the desired file stops naming the agent.
+        record.claims = input.claims.iter().map(|c| (*c).clone()).collect();
+        record.claims.dedup();
+    }
+    Ok(finish(input, record, after, changes))
 }
 
 /// The desired hook entries.

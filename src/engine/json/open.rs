@@ -12,8 +12,7 @@ use crate::formats::json::validate::validate;
 use crate::formats::text::Text;
 
 /// Decode, validate and open the file, or say exactly why not.
-pub(super) fn open(display: &str, bytes: &[u8], flavor: Flavor) -> Result<(Text, JsonDoc), Error> {
-    let text = opening::decode(display, bytes)?;
+pub(super) fn open(display: &str, text: Text, flavor: Flavor) -> Result<(Text, JsonDoc), Error> {
     // JSON whitespace only: a file of, say, no-break spaces is not empty
     // but invalid, and the validator says where.
     if text.body.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
