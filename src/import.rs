@@ -13,7 +13,9 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use crate::env::Env;
-use crate::formats::json::validate::blank_comments_and_trailing_commas;
+use crate::formats::json::Flavor;
+use crate::formats::json::validate::validate;
+use crate::formats::json::value;
 use crate::formats::text::Text;
 use crate::formats::toml::TomlDoc;
 use crate::fsys::Fs;
@@ -59,8 +61,15 @@ pub fn import(
 fn read(fs: &dyn Fs, path: &std::path::Path, syntax: Syntax) -> Option<Value> {
     let text = Text::decode(&fs.read(path).ok()??).ok()?.body;
     match syntax {
-        Syntax::Json | Syntax::Jsonc => {
-            serde_json::from_str(&blank_comments_and_trailing_commas(&text).ok()?).ok()
+        Syntax::Json | Syntax::Jsonc | Syntax::Json5 => {
+            // Strict files are read leniently: a comment is no reason not
+            // to import what is there.
+            let flavor = match syntax {
+                Syntax::Json5 => Flavor::Json5,
+                _ => Flavor::Jsonc,
+            };
+            validate(&text, flavor).ok()?;
+            value::parse(&text, flavor)
         }
         Syntax::Toml => TomlDoc::parse(&text).ok()?.get(&[]),
         _ => None,

@@ -89,6 +89,19 @@ pub struct Origin {
 }
 
 impl Resource {
+    /// A resource for one agent, with nothing to note, hide or lock.
+    pub fn new(origin: Origin, path: PathBuf, syntax: Syntax, fragment: Fragment) -> Resource {
+        Resource {
+            origins: vec![origin],
+            path,
+            syntax,
+            fragment,
+            note: None,
+            secrets: Vec::new(),
+            agent_lock: None,
+        }
+    }
+
     pub fn agents(&self) -> Vec<String> {
         self.origins.iter().map(|o| o.agent.clone()).collect()
     }
@@ -110,6 +123,8 @@ pub struct Resource {
     pub note: Option<String>,
     /// Values in the fragment that must never be shown (resolved secrets).
     pub secrets: Vec<String>,
+    /// The lock folder the file's agent takes while it writes the file.
+    pub agent_lock: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

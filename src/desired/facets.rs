@@ -36,6 +36,11 @@ pub struct McpServer {
     /// apply replaces it with this definition, destroy puts the old one back.
     #[serde(default)]
     pub adopt: bool,
+    /// Names in `env` or `headers` whose values are secrets written as they
+    /// are: never shown in a plan, diff, JSON document or message, and a
+    /// file coffer creates to hold one is owner-only.
+    #[serde(default)]
+    pub sensitive: Vec<String>,
 }
 
 /// MCP servers by name.

@@ -4,6 +4,12 @@ use super::plan::{FilePlan, Plan};
 use crate::env::Env;
 use crate::error::Error;
 use crate::fsys::Fs;
+use crate::fsys::agent_lock::with_agent_lock;
+
+/// How long apply waits for an agent to let go of a file it is writing:
+/// longer than a lock takes to go stale, so that a lock left by a crashed
+/// holder (a killed coffer included) is taken over within one apply.
+const AGENT_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(12);
 use crate::state::journal::{Pending, PendingFile};
 use crate::state::{self, Ledger};
 
@@ -28,6 +34,16 @@ pub fn apply(plan: &Plan, env: &Env, fs: &dyn Fs) -> Result<(), Error> {
         }
         current.push(bytes);
         fs.check_writable(&f.path)?;
+    }
+    // A lock nobody refreshes is ours, from a killed run (the agent
+    // refreshes its own): give it back rather than make the agent wait.
+    for lock in state::journal::left_locks(fs, env) {
+        if fs
+            .age(&lock)
+            .is_some_and(|age| age > crate::fsys::agent_lock::STALE)
+        {
+            let _ = fs.remove_empty_dir(&lock);
+        }
     }
     // The intent first: a run killed from here on leaves a ledger that the
     // next run can settle against the files.
@@ -72,6 +88,7 @@ fn intent(plan: &Plan, old: &Ledger) -> Ledger {
                 PendingFile {
                     before_sha256: f.before_sha256.clone(),
                     after_sha256: f.after.as_deref().map(state::sha256),
+                    agent_lock: f.agent_lock.clone(),
                     old: before.and_then(|r| r.get(&f.path)).cloned(),
                     new: after.and_then(|r| r.get(&f.path)).cloned(),
                 },
@@ -93,8 +110,14 @@ fn write_one(f: &FilePlan, fs: &dyn Fs) -> std::io::Result<()> {
             fs.create_dir(dir)?;
         }
     }
+    // A file coffer creates that holds a secret is the owner's alone.
+    let new_mode = f.private.then_some(0o600);
+    let write = || fs.write_mode(&f.path, f.after.as_deref().unwrap_or_default(), new_mode);
     match &f.after {
-        Some(bytes) => fs.write(&f.path, bytes)?,
+        Some(_) => match &f.agent_lock {
+            Some(lock) => with_agent_lock(fs, lock, AGENT_LOCK_WAIT, write)?,
+            None => write()?,
+        },
         None => {
             fs.remove_file(&f.path)?;
             for dir in f.remove_dirs.iter().rev() {

@@ -115,6 +115,10 @@ pub struct SavedPlan {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SavedFile {
     pub after: Option<String>,
+    #[serde(default)]
+    pub agent_lock: Option<PathBuf>,
+    #[serde(default)]
+    pub private: bool,
     pub create_dirs: Vec<PathBuf>,
     pub remove_dirs: Vec<PathBuf>,
 }
@@ -147,6 +151,8 @@ impl SavedPlan {
                         .after
                         .as_deref()
                         .map(|b| String::from_utf8_lossy(b).into_owned()),
+                    agent_lock: f.agent_lock.clone(),
+                    private: f.private,
                     create_dirs: f.create_dirs.clone(),
                     remove_dirs: f.remove_dirs.clone(),
                 })
@@ -200,6 +206,8 @@ impl SavedPlan {
                 changes: d.changes,
                 notes: d.notes,
                 secrets: Vec::new(),
+                private: c.private,
+                agent_lock: c.agent_lock,
                 create_dirs: c.create_dirs,
                 remove_dirs: c.remove_dirs,
             })

@@ -82,7 +82,8 @@ pub(super) fn apply(plans: &[HookSettingsPlan], fs: &dyn Fs) -> std::io::Result<
                 for dir in missing_dirs(fs, &p.path) {
                     fs.create_dir(&dir)?;
                 }
-                fs.write(&p.path, bytes)?;
+                // A URL source may carry a token: the settings are the owner's alone.
+                fs.write_mode(&p.path, bytes, Some(0o600))?;
             }
             None => {
                 fs.remove_file(&p.path)?;

@@ -5,35 +5,18 @@
 
 use super::opening;
 use super::plan::{Change, ChangeOp};
-use super::reconcile::{Input, Outcome, Retain, change};
+use super::reconcile::{Input, Outcome, Retain, Start, begin, change, finish, nothing};
 use crate::error::Error;
 use crate::formats::markdown::{self, MarkdownError};
 use crate::formats::text::Text;
 use crate::resource::{Facet, Fragment};
-use crate::state::{FileRecord, OwnedBlock, sha256};
+use crate::state::OwnedBlock;
 
 pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
-    let mut record = input
-        .record
-        .cloned()
-        .unwrap_or_else(|| FileRecord::new(input.syntax));
-    let (bom, mut text) = match input.before {
-        None if input.resources.is_empty() => {
-            return Ok(Outcome {
-                after: None,
-                changes: Vec::new(),
-                record: None,
-            });
-        }
-        None => {
-            record = FileRecord::new(input.syntax);
-            record.created_file = true;
-            (false, String::new())
-        }
-        Some(bytes) => {
-            let t = opening::decode(input.display, bytes)?;
-            (t.bom, t.body)
-        }
+    let (mut record, bom, mut text) = match begin(input)? {
+        Start::Nothing => return Ok(nothing()),
+        Start::New(record) => (record, false, String::new()),
+        Start::Existing(record, t) => (record, t.bom, t.body),
     };
     // The text as read is decoded again only to report an error: keeping a
     // copy of a 10 MB AGENTS.md for that would add 10 MB to every plan.
@@ -135,15 +118,7 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
 
     let deleted = record.created_file && text.is_empty();
     let after = (!deleted).then(|| Text { bom, body: text }.into_bytes());
-    let record = after.as_ref().and_then(|bytes| {
-        record.sha256 = sha256(bytes);
-        (!input.resources.is_empty() || record.holds_provenance()).then_some(record)
-    });
-    Ok(Outcome {
-        after,
-        changes,
-        record,
-    })
+    Ok(finish(input, record, after, changes))
 }
 
 /// The block the context facet writes for agents without a working hook.

@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use super::plan::{Change, ChangeOp};
-use super::reconcile::{Input, Retain, change};
+use super::reconcile::{Input, Outcome, Retain, Start, begin, change, finish, nothing};
 use crate::error::Error;
 use crate::formats::json::edit::Expanded;
 use crate::resource::{Facet, Fragment, Resource, member_label};
@@ -38,30 +38,13 @@ pub(super) trait MembersFile: MemberDoc + Sized {
 }
 
 /// One members file: current bytes + record → new bytes and record.
-pub(super) fn reconcile_file<D: MembersFile>(
-    input: &Input,
-) -> Result<super::reconcile::Outcome, Error> {
-    use super::reconcile::Outcome;
-    let mut record = input
-        .record
-        .cloned()
-        .unwrap_or_else(|| FileRecord::new(input.syntax));
-    let (bom, mut doc) = match input.before {
-        None if input.resources.is_empty() => {
-            return Ok(Outcome {
-                after: None,
-                changes: Vec::new(),
-                record: None,
-            });
-        }
-        None => {
-            record = FileRecord::new(input.syntax);
-            record.created_file = true;
-            (false, D::open(input.display, None)?)
-        }
-        Some(bytes) => {
-            let text = super::opening::decode(input.display, bytes)?;
-            (text.bom, D::open(input.display, Some(&text.body))?)
+pub(super) fn reconcile_file<D: MembersFile>(input: &Input) -> Result<Outcome, Error> {
+    let (mut record, bom, mut doc) = match begin(input)? {
+        Start::Nothing => return Ok(nothing()),
+        Start::New(record) => (record, false, D::open(input.display, None)?),
+        Start::Existing(record, text) => {
+            let doc = D::open(input.display, Some(&text.body))?;
+            (record, text.bom, doc)
         }
     };
     let mut changes = Vec::new();
@@ -76,15 +59,7 @@ pub(super) fn reconcile_file<D: MembersFile>(
     let body = doc.into_text();
     let deleted = record.created_file && body.trim().is_empty();
     let after = (!deleted).then(|| crate::formats::text::Text { bom, body }.encode());
-    let record = after.as_ref().and_then(|bytes| {
-        record.sha256 = crate::state::sha256(bytes);
-        (!input.resources.is_empty() || record.holds_provenance()).then_some(record)
-    });
-    Ok(Outcome {
-        after,
-        changes,
-        record,
-    })
+    Ok(finish(input, record, after, changes))
 }
 
 /// What putting a member in created around it, for the record.
@@ -175,7 +150,7 @@ pub(super) fn reconcile<D: MemberDoc>(
             .position(|m| m.parent == w.parent && m.name == w.name);
         let current = doc.get(w.parent, w.name)?;
         match (current, owned) {
-            (Some(cur), Some(i)) => {
+            (Some(cur), owned) if owned.is_some() || w.adopt => {
                 if &cur != w.value {
                     doc.set(w.parent, w.name, w.value)?;
                     changes.push(change(
@@ -185,27 +160,19 @@ pub(super) fn reconcile<D: MemberDoc>(
                         label,
                     ));
                 }
-                record.members[i].origins = w.resource.agents();
-            }
-            (Some(old), None) if w.adopt => {
-                if &old != w.value {
-                    doc.set(w.parent, w.name, w.value)?;
-                    changes.push(change(
-                        ChangeOp::Change,
-                        w.resource.facet(),
-                        w.resource.agents(),
-                        label,
-                    ));
+                match owned {
+                    Some(i) => record.members[i].origins = w.resource.agents(),
+                    // Adopted: its old value comes back when coffer lets go.
+                    None => record.members.push(OwnedMember {
+                        parent: w.parent.to_vec(),
+                        name: w.name.to_owned(),
+                        facet: w.resource.facet(),
+                        origins: w.resource.agents(),
+                        adopted: Some(cur),
+                    }),
                 }
-                record.members.push(OwnedMember {
-                    parent: w.parent.to_vec(),
-                    name: w.name.to_owned(),
-                    facet: w.resource.facet(),
-                    origins: w.resource.agents(),
-                    adopted: Some(old),
-                });
             }
-            (Some(_), None) => return Err(conflict(input.display, w)),
+            (Some(_), _) => return Err(conflict(input.display, w)),
             (None, owned) => {
                 placed.push(doc.set(w.parent, w.name, w.value)?);
                 if owned.is_none() {

@@ -66,6 +66,11 @@ pub struct FilePlan {
     pub notes: Vec<String>,
     /// Values that must never be shown: renderers put `(sensitive)` there.
     pub secrets: Vec<String>,
+    /// The file holds a secret: created owner-only.
+    pub private: bool,
+    /// The lock folder the file's agent takes while writing it; apply
+    /// takes it too.
+    pub agent_lock: Option<PathBuf>,
     /// Folders to create before writing, outermost first.
     pub create_dirs: Vec<PathBuf>,
     /// Folders coffer created that go once the file is deleted, if empty.
@@ -222,7 +227,9 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
             after: outcome.after,
             changes: outcome.changes,
             notes,
+            private: !secrets.is_empty(),
             secrets,
+            agent_lock: target.resources.iter().find_map(|r| r.agent_lock.clone()),
             create_dirs: Vec::new(),
             remove_dirs: Vec::new(),
         };

@@ -48,15 +48,68 @@ impl Retain<'_> {
 
 pub fn reconcile(input: &Input) -> Result<Outcome, Error> {
     match input.syntax {
-        Syntax::Json | Syntax::Jsonc => json::reconcile(input),
+        Syntax::Json | Syntax::Jsonc | Syntax::Json5 => json::reconcile(input),
         Syntax::Toml => toml::reconcile(input),
         Syntax::Markdown => markdown::reconcile(input),
         Syntax::Yaml => yaml::reconcile(input),
         Syntax::Whole => whole::reconcile(input),
-        other => Err(Error::Conflict {
-            message: format!("{}: coffer cannot edit {other:?} files yet", input.display),
-            help: "leave this agent's facet out of the desired file for now".into(),
-        }),
+    }
+}
+
+/// How reconciling a file starts.
+pub(super) enum Start {
+    /// No file and nothing wanted in it: nothing to do.
+    Nothing,
+    /// No file yet: coffer creates it (the record says so).
+    New(FileRecord),
+    /// The file's text, and the record to bring up to date.
+    Existing(FileRecord, crate::formats::text::Text),
+}
+
+pub(super) fn begin(input: &Input) -> Result<Start, Error> {
+    Ok(match input.before {
+        None if input.resources.is_empty() => Start::Nothing,
+        None => {
+            let mut record = FileRecord::new(input.syntax);
+            record.created_file = true;
+            Start::New(record)
+        }
+        Some(bytes) => Start::Existing(
+            input
+                .record
+                .cloned()
+                .unwrap_or_else(|| FileRecord::new(input.syntax)),
+            super::opening::decode(input.display, bytes)?,
+        ),
+    })
+}
+
+/// Nothing to do.
+pub(super) fn nothing() -> Outcome {
+    Outcome {
+        after: None,
+        changes: Vec::new(),
+        record: None,
+    }
+}
+
+/// How reconciling a file ends: a file coffer created and emptied again is
+/// deleted; otherwise `after` is written, and the record is kept while it
+/// holds anything to undo or anything is wanted.
+pub(super) fn finish(
+    input: &Input,
+    mut record: FileRecord,
+    after: Option<Vec<u8>>,
+    changes: Vec<Change>,
+) -> Outcome {
+    let record = after.as_ref().and_then(|bytes| {
+        record.sha256 = crate::state::sha256(bytes);
+        (!input.resources.is_empty() || record.holds_provenance()).then_some(record)
+    });
+    Outcome {
+        after,
+        changes,
+        record,
     }
 }
 

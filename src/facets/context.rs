@@ -41,41 +41,27 @@ pub(super) fn compile(
         installed.push((native.to_owned(), event.value));
         let mut array = spec.hooks_key.clone();
         array.push(native.to_owned());
-        out.resources.push(Resource {
-            origins: vec![origin.clone()],
-            path: path.clone(),
-            syntax: spec.syntax,
-            fragment: Fragment::ArrayEntry {
-                array,
-                value: hook_entry(spec, program, native),
-            },
-            note: spec.note.clone(),
-            secrets: Vec::new(),
-        });
+        let entry = Fragment::ArrayEntry {
+            array,
+            value: hook_entry(spec, program, native),
+        };
+        let mut r = Resource::new(origin.clone(), path.clone(), spec.syntax, entry);
+        r.note = spec.note.clone();
+        out.resources.push(r);
     }
     for (key, value) in &spec.root_keys {
-        out.resources.push(Resource {
-            origins: vec![origin.clone()],
-            path: path.clone(),
-            syntax: spec.syntax,
-            fragment: Fragment::RequiredKey {
-                key: key.clone(),
-                value: value.clone(),
-            },
-            note: None,
-            secrets: Vec::new(),
-        });
+        let required = Fragment::RequiredKey {
+            key: key.clone(),
+            value: value.clone(),
+        };
+        out.resources.push(Resource::new(
+            origin.clone(),
+            path.clone(),
+            spec.syntax,
+            required,
+        ));
     }
-    let (config, warnings) = context_sources::compile(
-        file,
-        &agent.id,
-        &spec.dialect,
-        &installed,
-        facet,
-        placed.env,
-    )?;
-    out.hook_configs.push(config);
-    out.warnings.extend(warnings);
+    hook_settings(placed, agent, &spec.dialect, &installed, facet, out)?;
     out.claims.push(Claim {
         origin,
         path,
@@ -106,16 +92,7 @@ fn plugin_drop(
     }
     let (path, origin) = placed.target(agent, Facet::Context, &spec.places, facet.span)?;
     // The plugin runs the same hook program, which needs its settings.
-    let (config, warnings) = context_sources::compile(
-        placed.file,
-        &agent.id,
-        &spec.dialect,
-        &installed,
-        facet,
-        placed.env,
-    )?;
-    out.hook_configs.push(config);
-    out.warnings.extend(warnings);
+    hook_settings(placed, agent, &spec.dialect, &installed, facet, out)?;
     let files = templates::template(&spec.template).ok_or_else(|| {
         placed.file.error_at(
             facet.span,
@@ -129,20 +106,18 @@ fn plugin_drop(
     })?;
     let argv = serde_json::to_string(program).expect("words serialise");
     for (rel, text) in files {
-        out.resources.push(Resource {
-            origins: vec![origin.clone()],
-            path: if rel.is_empty() {
+        out.resources.push(Resource::new(
+            origin.clone(),
+            if rel.is_empty() {
                 path.clone()
             } else {
                 path.join(rel)
             },
-            syntax: Syntax::Whole,
-            fragment: Fragment::File {
+            Syntax::Whole,
+            Fragment::File {
                 content: text.replace(templates::HOOK_ARGV, &argv),
             },
-            note: None,
-            secrets: Vec::new(),
-        });
+        ));
     }
     Ok(())
 }
@@ -194,6 +169,28 @@ fn context_block(
         facet.span,
         out,
     )
+}
+
+/// The settings the hook program reads when this agent runs it.
+fn hook_settings(
+    placed: &Placed,
+    agent: &AgentDescriptor,
+    dialect: &str,
+    installed: &[(String, Event)],
+    facet: &Sp<ContextFacet>,
+    out: &mut Compiled,
+) -> Result<(), DesiredError> {
+    let (config, warnings) = context_sources::compile(
+        placed.file,
+        &agent.id,
+        dialect,
+        installed,
+        facet,
+        placed.env,
+    )?;
+    out.hook_configs.push(config);
+    out.warnings.extend(warnings);
+    Ok(())
 }
 
 /// The events the facet asks for (default: session start), each once.

@@ -37,14 +37,12 @@ pub(super) fn compile(
                 frontmatter: &spec.frontmatter,
                 body: &text,
             });
-            out.resources.push(Resource {
-                origins: vec![origin],
-                path: dir.join(format!("coffer-{INSTRUCTIONS_BLOCK}.{}", spec.extension)),
-                syntax: Syntax::Whole,
-                fragment: Fragment::File { content },
-                note: None,
-                secrets: Vec::new(),
-            });
+            out.resources.push(Resource::new(
+                origin,
+                dir.join(format!("coffer-{INSTRUCTIONS_BLOCK}.{}", spec.extension)),
+                Syntax::Whole,
+                Fragment::File { content },
+            ));
             Ok(())
         }
         InstructionsSupport::Unsupported { evidence } => {
@@ -66,17 +64,12 @@ pub(super) fn block(
     out: &mut Compiled,
 ) -> Result<(), DesiredError> {
     let (path, origin) = placed.target(agent, facet, &spec.places, span)?;
-    out.resources.push(Resource {
-        origins: vec![origin],
-        path,
-        syntax: Syntax::Markdown,
-        fragment: Fragment::Block {
-            name: name.to_owned(),
-            body: text,
-        },
-        note: None,
-        secrets: Vec::new(),
-    });
+    let block = Fragment::Block {
+        name: name.to_owned(),
+        body: text,
+    };
+    out.resources
+        .push(Resource::new(origin, path, Syntax::Markdown, block));
     Ok(())
 }
 

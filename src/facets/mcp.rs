@@ -28,7 +28,13 @@ pub(super) fn compile(
     let (path, origin) = placed.target(agent, Facet::Mcp, &spec.places, facet.span)?;
     for (name, server) in facet.value.iter() {
         check(placed, name, server)?;
-        let mut secrets = Vec::new();
+        let mut secrets: Vec<String> = server
+            .sensitive
+            .iter()
+            .filter_map(|k| server.env.get(k).or_else(|| server.headers.get(k)))
+            .filter(|v| !v.is_empty() && env_refs::names(v).is_empty())
+            .cloned()
+            .collect();
         let value = render(spec, server, placed.env, &mut secrets).map_err(|Unset(var)| {
             placed.file.error_at(
                 name.span,
@@ -40,24 +46,25 @@ pub(super) fn compile(
                 )),
             )
         })?;
-        out.resources.push(Resource {
-            origins: vec![origin.clone()],
-            path: path.clone(),
-            syntax: spec.syntax,
-            fragment: Fragment::Member {
-                parent: spec.servers_key.clone(),
-                name: name.value.clone(),
-                value,
-                adopt: server.adopt,
-            },
-            note: spec.live_writer.then(|| {
-                format!(
-                    "{} rewrites this file while it runs; coffer edits only its own servers",
-                    agent.name
-                )
-            }),
-            secrets,
+        let member = Fragment::Member {
+            parent: spec.servers_key.clone(),
+            name: name.value.clone(),
+            value,
+            adopt: server.adopt,
+        };
+        let mut r = Resource::new(origin.clone(), path.clone(), spec.syntax, member);
+        r.note = spec.live_writer.then(|| {
+            format!(
+                "{} rewrites this file while it runs; coffer edits only its own servers",
+                agent.name
+            )
         });
+        r.secrets = secrets;
+        r.agent_lock = spec
+            .lock
+            .as_ref()
+            .map(|l| std::path::PathBuf::from(l.replace("{file}", &path.to_string_lossy())));
+        out.resources.push(r);
     }
     Ok(())
 }
@@ -72,6 +79,13 @@ fn check(placed: &Placed, name: &Sp<String>, s: &McpServer) -> Result<(), Desire
         }
         (None, Some(_)) if !s.args.is_empty() || !s.env.is_empty() => {
             Some("is remote: `args` and `env` only apply to a local server")
+        }
+        _ if s
+            .sensitive
+            .iter()
+            .any(|k| !s.env.contains_key(k) && !s.headers.contains_key(k)) =>
+        {
+            Some("marks as sensitive a name that is in neither `env` nor `headers`")
         }
         _ => None,
     };

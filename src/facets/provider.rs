@@ -54,18 +54,13 @@ pub(super) fn compile(
         }
     };
     let value = fill(&spec.value, &slots).unwrap_or(Value::Null);
-    out.resources.push(Resource {
-        origins: vec![origin],
-        path,
-        syntax: spec.syntax,
-        fragment: Fragment::Member {
-            parent: spec.parent.clone(),
-            name,
-            value,
-            adopt: p.adopt,
-        },
-        note: None,
-        secrets: Vec::new(),
-    });
+    let member = Fragment::Member {
+        parent: spec.parent.clone(),
+        name,
+        value,
+        adopt: p.adopt,
+    };
+    out.resources
+        .push(Resource::new(origin, path, spec.syntax, member));
     Ok(())
 }

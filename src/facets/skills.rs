@@ -54,14 +54,12 @@ pub(super) fn compile(
                     rel.display()
                 ))
             })?;
-            out.resources.push(Resource {
-                origins: vec![origin.clone()],
-                path: folder.join(&name).join(rel),
-                syntax: Syntax::Whole,
-                fragment: Fragment::File { content },
-                note: None,
-                secrets: Vec::new(),
-            });
+            out.resources.push(Resource::new(
+                origin.clone(),
+                folder.join(&name).join(rel),
+                Syntax::Whole,
+                Fragment::File { content },
+            ));
         }
     }
     Ok(())

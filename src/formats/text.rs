@@ -264,6 +264,31 @@ pub fn splice(text: &mut String, range: Range<usize>, with: &str) {
     text.replace_range(range, with);
 }
 
+/// Insert `lines` at `at` (a line start, or the end of a text without a
+/// final newline, where the lines go after a new line break and the last
+/// one gets none, as the file had none), after a blank line if `blank`.
+/// The line editors (TOML, YAML) add whole lines this way.
+pub fn insert_lines(text: &mut String, at: usize, lines: &[String], eol: &str, blank: bool) {
+    if lines.is_empty() {
+        return;
+    }
+    let open_end = at == text.len() && at > 0 && !text.ends_with('\n');
+    let mut s = String::new();
+    if open_end {
+        s.push_str(eol);
+    }
+    if blank {
+        s.push_str(eol);
+    }
+    for (i, line) in lines.iter().enumerate() {
+        s.push_str(line);
+        if !open_end || i + 1 < lines.len() {
+            s.push_str(eol);
+        }
+    }
+    text.insert_str(at, &s);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,9 +39,9 @@ impl<F: Fs> Fs for CrashAfter<F> {
     fn is_file(&self, path: &Path) -> bool {
         self.inner.is_file(path)
     }
-    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    fn write_mode(&self, path: &Path, bytes: &[u8], new_mode: Option<u32>) -> io::Result<()> {
         self.tick();
-        self.inner.write(path, bytes)
+        self.inner.write_mode(path, bytes, new_mode)
     }
     fn remove_file(&self, path: &Path) -> io::Result<()> {
         self.tick();
@@ -57,5 +57,8 @@ impl<F: Fs> Fs for CrashAfter<F> {
     }
     fn check_writable(&self, path: &Path) -> io::Result<()> {
         self.inner.check_writable(path)
+    }
+    fn age(&self, path: &Path) -> Option<std::time::Duration> {
+        self.inner.age(path)
     }
 }

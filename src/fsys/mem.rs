@@ -50,7 +50,7 @@ impl Fs for MemFs {
         self.files.lock().unwrap().contains_key(path)
     }
 
-    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    fn write_mode(&self, path: &Path, bytes: &[u8], _new_mode: Option<u32>) -> io::Result<()> {
         if !path.parent().is_some_and(|p| self.is_dir(p)) {
             return Err(io::Error::new(
                 io::ErrorKind::NotFound,
@@ -71,8 +71,14 @@ impl Fs for MemFs {
     }
 
     fn create_dir(&self, path: &Path) -> io::Result<()> {
-        self.dirs.lock().unwrap().insert(path.to_owned());
-        Ok(())
+        if self.dirs.lock().unwrap().insert(path.to_owned()) {
+            Ok(())
+        } else {
+            Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                path.display().to_string(),
+            ))
+        }
     }
 
     fn remove_empty_dir(&self, path: &Path) -> io::Result<bool> {

@@ -4,6 +4,7 @@
 //! the code that applies, and the engine can be exercised on an in-memory
 //! file system by property tests that run thousands of cases.
 
+pub mod agent_lock;
 pub mod fault;
 mod lock;
 mod mem;
@@ -24,7 +25,12 @@ pub trait Fs {
     fn is_file(&self, path: &Path) -> bool;
     /// Replace the file's content atomically, keeping its permissions and
     /// writing through a symlink to its target.
-    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()>;
+    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        self.write_mode(path, bytes, None)
+    }
+    /// As `write`, creating a missing file with `new_mode` (owner-only for
+    /// a file that holds a secret) instead of the usual mode.
+    fn write_mode(&self, path: &Path, bytes: &[u8], new_mode: Option<u32>) -> io::Result<()>;
     fn remove_file(&self, path: &Path) -> io::Result<()>;
     fn create_dir(&self, path: &Path) -> io::Result<()>;
     /// Remove a folder if it is empty; report whether it was removed.
@@ -33,6 +39,10 @@ pub trait Fs {
     /// read-only: the user (or a dotfiles manager) said not to change it.
     fn check_writable(&self, _path: &Path) -> io::Result<()> {
         Ok(())
+    }
+    /// How long ago `path` last changed, where the file system can tell.
+    fn age(&self, _path: &Path) -> Option<std::time::Duration> {
+        None
     }
 }
 

@@ -29,12 +29,12 @@ impl Fs for RealFs {
         path.is_file()
     }
 
-    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    fn write_mode(&self, path: &Path, bytes: &[u8], new_mode: Option<u32>) -> io::Result<()> {
         let target = resolve_symlink(path)?;
         let dir = target.parent().unwrap_or(Path::new("/"));
         let mode = match fs_err::metadata(&target) {
             Ok(m) => m.permissions().mode(),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => NEW_FILE_MODE,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => new_mode.unwrap_or(NEW_FILE_MODE),
             Err(e) => return Err(e),
         };
         let mut tmp = tempfile::Builder::new()
@@ -67,6 +67,15 @@ impl Fs for RealFs {
 
     fn create_dir(&self, path: &Path) -> io::Result<()> {
         fs_err::create_dir(path)
+    }
+
+    fn age(&self, path: &Path) -> Option<std::time::Duration> {
+        std::fs::metadata(path)
+            .ok()?
+            .modified()
+            .ok()?
+            .elapsed()
+            .ok()
     }
 
     fn check_writable(&self, path: &Path) -> io::Result<()> {

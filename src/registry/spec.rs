@@ -177,6 +177,10 @@ pub struct McpSpec {
     /// the plan and keeps its edits to its own members.
     #[serde(default)]
     pub live_writer: bool,
+    /// The lock folder the agent takes while it writes the file (`{file}`
+    /// stands for the file's path): coffer takes it too.
+    #[serde(default)]
+    pub lock: Option<String>,
     pub evidence: String,
 }
 

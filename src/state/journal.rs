@@ -26,6 +26,10 @@ pub struct Pending {
 pub struct PendingFile {
     pub before_sha256: Option<String>,
     pub after_sha256: Option<String>,
+    /// The agent's lock coffer was to take for the write: a killed run may
+    /// have left it behind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_lock: Option<PathBuf>,
     pub old: Option<FileRecord>,
     pub new: Option<FileRecord>,
 }
@@ -54,4 +58,15 @@ pub fn settle(ledger: &mut Ledger, fs: &dyn Fs) {
     if files.is_empty() {
         ledger.scopes.remove(&pending.scope);
     }
+}
+
+/// The agents' locks a killed apply may have left behind, for the next
+/// apply to give back (a plan writes nothing, so it leaves them).
+pub fn left_locks(fs: &dyn Fs, env: &crate::env::Env) -> Vec<PathBuf> {
+    let raw = fs.read(&super::ledger_path(env)).ok().flatten();
+    let ledger: Option<Ledger> = raw.and_then(|b| serde_json::from_slice(&b).ok());
+    ledger
+        .and_then(|l| l.pending)
+        .map(|p| p.files.into_values().filter_map(|f| f.agent_lock).collect())
+        .unwrap_or_default()
 }

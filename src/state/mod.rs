@@ -259,7 +259,7 @@ pub fn save(fs: &dyn Fs, env: &Env, ledger: &Ledger) -> std::io::Result<()> {
     for dir in crate::fsys::missing_dirs(fs, &path) {
         fs.create_dir(&dir)?;
     }
-    fs.write(&path, &encode(ledger))
+    fs.write_mode(&path, &encode(ledger), Some(0o600))
 }
 
 /// Hex SHA-256 of `bytes`.

@@ -310,3 +310,43 @@ fn import_writes_a_desired_file_that_plans_no_changes() {
     );
     assert_eq!(b, a, "the adopted servers are given back as they were");
 }
+
+#[test]
+fn values_marked_sensitive_are_hidden_and_new_files_holding_them_are_owner_only() {
+    let env = TestEnv::new();
+    env.desired(
+        "version: 1\nagents:\n  cursor:\n    mcp:\n      m: { command: x, env: { API_KEY: k-77f0a1, MODE: fast }, sensitive: [API_KEY] }\n",
+    );
+    for args in [&["plan"][..], &["plan", "--format", "json"]] {
+        let r = env.run(args);
+        assert_eq!(r.code, 0, "{}", r.snapshot());
+        assert!(
+            !r.stdout.contains("k-77f0a1"),
+            "{args:?} printed the secret:\n{}",
+            r.stdout
+        );
+    }
+    assert!(
+        env.run(&["plan"])
+            .stdout
+            .contains("\"API_KEY\": \"(sensitive)\"")
+    );
+    env.apply();
+    let p = env.home.join(".cursor/mcp.json");
+    assert!(std::fs::read_to_string(&p).unwrap().contains("k-77f0a1"));
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    env.desired(
+        "version: 1\nagents:\n  cursor:\n    mcp:\n      m: { command: x, sensitive: [NOPE] }\n",
+    );
+    let r = env.run(&["plan"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("marks as sensitive a name"),
+        "{}",
+        r.stderr
+    );
+}

@@ -65,8 +65,23 @@ fn killed_at_every_point_of_an_apply() {
                 String::from_utf8_lossy(&now.unwrap_or_default())
             );
         }
+        // Killed while holding Claude Code's lock on ~/.claude.json: the
+        // lock goes stale and the next run takes it over. Age it rather
+        // than wait.
+        let lock = env.home.join(".claude.json.lock");
+        if lock.is_dir() {
+            let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+            std::fs::File::open(&lock)
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
         // The next run settles the ledger and finishes the job.
         env.apply();
+        assert!(
+            !lock.exists(),
+            "the stale lock was taken over and given back"
+        );
         for (i, f) in FILES.iter().enumerate() {
             assert_eq!(
                 env.read(f),

@@ -400,3 +400,33 @@ fn a_new_hermes_config_is_created_and_deleted_again() {
     env.destroy();
     assert!(!env.exists(".hermes"));
 }
+
+#[test]
+fn claude_json_is_written_under_claude_codes_own_lock() {
+    let env = TestEnv::new();
+    env.desired("version: 1\nagents:\n  claude-code:\n    mcp:\n      m: { command: x }\n");
+    env.put(".claude.json", "{\n  \"numStartups\": 3\n}\n");
+    let lock = env.home.join(".claude.json.lock");
+    // Held by a running Claude Code, which lets go shortly.
+    std::fs::create_dir(&lock).unwrap();
+    let release = {
+        let lock = lock.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(400));
+            std::fs::remove_dir(&lock).unwrap();
+        })
+    };
+    let start = std::time::Instant::now();
+    env.apply();
+    release.join().unwrap();
+    assert!(
+        start.elapsed() >= std::time::Duration::from_millis(300),
+        "apply did not wait for the lock"
+    );
+    assert!(
+        String::from_utf8(env.read(".claude.json").unwrap())
+            .unwrap()
+            .contains("\"m\"")
+    );
+    assert!(!lock.exists(), "coffer gives the lock back");
+}

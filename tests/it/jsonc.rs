@@ -286,33 +286,19 @@ fn jsonc_hooks(events: &[&str]) -> (Vec<Resource>, Claim) {
     let path = PathBuf::from("/h/settings.jsonc");
     let resources = events
         .iter()
-        .map(|e| Resource {
-            origins: vec![origin.clone()],
-            path: path.clone(),
-            syntax: Syntax::Jsonc,
-            fragment: Fragment::ArrayEntry {
+        .map(|e| Resource::new(origin.clone(), path.clone(), Syntax::Jsonc, Fragment::ArrayEntry {
                 array: vec!["hooks".into(), (*e).into()],
                 value: json!({"hooks": [{"type": "command", "command": format!("coffer hook --event {e}")}]}),
-            },
-            note: None,
-            secrets: Vec::new(),
-        })
-        .chain(std::iter::once(Resource {
-            origins: vec![Origin {
+            }))
+        .chain(std::iter::once(Resource::new(Origin {
                 agent: "test-jsonc".into(),
                 facet: Facet::Mcp,
-            }],
-            path: path.clone(),
-            syntax: Syntax::Jsonc,
-            fragment: Fragment::Member {
+            }, path.clone(), Syntax::Jsonc, Fragment::Member {
                 parent: vec!["mcpServers".into()],
                 name: "Coffer".into(),
                 value: json!({"command": "coffer", "args": ["mcp"], "env": {}}),
                 adopt: false,
-            },
-            note: None,
-            secrets: Vec::new(),
-        }))
+            })))
         .collect();
     let claim = Claim {
         origin,

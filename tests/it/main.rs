@@ -14,6 +14,7 @@ mod facets;
 mod fixtures;
 mod hook;
 mod inverse;
+mod json5;
 mod jsonc;
 mod markdown_format;
 mod mutations;

@@ -64,33 +64,27 @@ fn run(
     let path = PathBuf::from("/h/settings.json");
     let resources: Vec<Resource> = ["SessionStart", "Stop"]
         .iter()
-        .map(|e| Resource {
-            origins: vec![origin.clone()],
-            path: path.clone(),
-            syntax,
-            fragment: Fragment::ArrayEntry {
+        .map(|e| {
+            let entry = Fragment::ArrayEntry {
                 array: vec!["hooks".into(), (*e).into()],
                 value: json!({"hooks": [{"type": "command", "command": format!("coffer hook --event {e}")}]}),
-            },
-            note: None,
-            secrets: Vec::new(),
+            };
+            Resource::new(origin.clone(), path.clone(), syntax, entry)
         })
-        .chain(std::iter::once(Resource {
-            origins: vec![Origin {
+        .chain(std::iter::once(Resource::new(
+            Origin {
                 agent: "test".into(),
                 facet: Facet::Mcp,
-            }],
-            path: path.clone(),
+            },
+            path.clone(),
             syntax,
-            fragment: Fragment::Member {
+            Fragment::Member {
                 parent: vec!["mcpServers".into()],
                 name: "Coffer".into(),
                 value: json!({"command": "coffer", "args": ["mcp"]}),
                 adopt: false,
             },
-            note: None,
-            secrets: Vec::new(),
-        }))
+        )))
         .collect();
     let claim = Claim {
         origin,

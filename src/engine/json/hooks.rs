@@ -36,7 +36,11 @@ pub(super) fn find_owned(doc: &JsonDoc, claims: &[&Claim]) -> Result<Vec<Found>,
             // An array whose text never names the program holds none of
             // coffer's entries: one memmem instead of listing thousands of
             // other tools' entries (a fifth of a plan on a 10 MB file).
-            if !may_own_text(doc.slice(item.value.clone()), program) {
+            // The same test as for each entry below, on all of them at once.
+            let all = doc.slice(item.value.clone());
+            let spelled =
+                may_own_text(all, program) || (doc.flavor.is_json5() && all.contains('\\'));
+            if !spelled {
                 continue;
             }
             let mut array = parent.clone();
@@ -44,12 +48,15 @@ pub(super) fn find_owned(doc: &JsonDoc, claims: &[&Claim]) -> Result<Vec<Found>,
             let entries = doc.container_at(item.value.start)?;
             for (index, el) in entries.items.iter().enumerate() {
                 let text = doc.slice(el.value.clone());
-                if !may_own_text(text, program)
-                    || found.iter().any(|f| f.array == array && f.index == index)
-                {
+                // JSON5 can spell the program with escapes JSON lacks
+                // (`\x63`, `\c`, a line continuation): any backslash
+                // there means the entry must be read to be ruled out.
+                let spelled =
+                    may_own_text(text, program) || (doc.flavor.is_json5() && text.contains('\\'));
+                if !spelled || found.iter().any(|f| f.array == array && f.index == index) {
                     continue;
                 }
-                let Some(value) = parse_value(text, doc.jsonc) else {
+                let Some(value) = parse_value(text, doc.flavor) else {
                     continue;
                 };
                 if owns_hook_entry(&value, *shape, program) {
@@ -93,7 +100,7 @@ pub(super) fn foreign_entries(doc: &JsonDoc, claims: &[&Claim]) -> Result<Vec<St
             }
             for el in entries {
                 let text = doc.slice(el.value.clone());
-                let canonical = match parse_value(text, doc.jsonc) {
+                let canonical = match parse_value(text, doc.flavor) {
                     Some(v) if owns_hook_entry(&v, *shape, program) => continue,
                     Some(v) => v.to_string(),
                     None => text.to_owned(),

@@ -27,7 +27,7 @@ impl MemberDoc for JsonMembers<'_> {
         let c = self.doc.container(parent, true).map_err(|e| self.err(e))?;
         Ok(
             c.and_then(|c| c.member(name).map(|(_, it)| it.value.clone()))
-                .and_then(|range| parse_value(self.doc.slice(range), self.doc.jsonc)),
+                .and_then(|range| parse_value(self.doc.slice(range), self.doc.flavor)),
         )
     }
 

@@ -1,5 +1,6 @@
-//! Reconciling one JSON or JSONC file: current text + resources + claims +
-//! ledger record → new text and record.
+//! Reconciling one JSON, JSONC or JSON5 file: current text + resources +
+//! claims + ledger record → new text and record. The three differ only in
+//! how text is read and new text written (`formats::json::Flavor`).
 //!
 //! The function is pure. With no resources it is the uninstall, and it is
 //! written so that, for a file holding nothing of coffer's,
@@ -18,37 +19,35 @@ mod prune;
 use serde_json::Value;
 
 use super::plan::{Change, ChangeOp};
-use super::reconcile::{Input, Outcome, change};
+use super::reconcile::{Input, Outcome, Start, begin, change, finish, nothing};
 use crate::error::Error;
+use crate::formats::json::Flavor;
 use crate::formats::json::edit::{EditError, Inserted, JsonDoc};
 use crate::formats::text::Text;
-use crate::resource::{Fragment, Resource};
-use crate::state::{CreatedKey, FileRecord};
+use crate::resource::{Fragment, Resource, Syntax};
+use crate::state::CreatedKey;
 use hooks::{Found, find_owned, foreign_entries};
 use open::{doc_text_for_errors, edit_error};
 use prune::{is_empty_document, prune, record_insert};
 
+/// The grammar a target of `syntax` is read in.
+fn flavor(syntax: Syntax) -> Flavor {
+    match syntax {
+        Syntax::Json5 => Flavor::Json5,
+        s if s.is_jsonc() => Flavor::Jsonc,
+        _ => Flavor::Json,
+    }
+}
+
 pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
-    let jsonc = input.syntax.is_jsonc();
-    let mut record = input
-        .record
-        .cloned()
-        .unwrap_or_else(|| FileRecord::new(input.syntax));
-    let (bom, mut doc) = match input.before {
-        None if input.resources.is_empty() => {
-            return Ok(Outcome {
-                after: None,
-                changes: Vec::new(),
-                record: None,
-            });
+    let flavor = flavor(input.syntax);
+    let (mut record, (bom, mut doc)) = match begin(input)? {
+        Start::Nothing => return Ok(nothing()),
+        Start::New(record) => {
+            let doc = JsonDoc::new("{}\n".into(), flavor).expect("an empty object is a document");
+            (record, (false, doc))
         }
-        None => {
-            record = FileRecord::new(input.syntax);
-            record.created_file = true;
-            let doc = JsonDoc::new("{}\n".into(), jsonc).expect("an empty object is a document");
-            (false, doc)
-        }
-        Some(bytes) => open::open(input.display, bytes, jsonc)?,
+        Start::Existing(record, text) => (record, open::open(input.display, text, flavor)?),
     };
     let err = |e: EditError| edit_error(input.display, &doc_text_for_errors(input.before), e);
     let mut changes = Vec::new();
@@ -117,22 +116,13 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
         }
         .into_bytes()
     });
-    let record = match &after {
-        None => None,
-        Some(bytes) => {
-            if !input.resources.is_empty() {
-                record.claims = input.claims.iter().map(|c| (*c).clone()).collect();
-                record.claims.dedup();
-            }
-            record.sha256 = crate::state::sha256(bytes);
-            (!input.resources.is_empty() || record.holds_provenance()).then_some(record)
-        }
-    };
-    Ok(Outcome {
-        after,
-        changes,
-        record,
-    })
+    if !input.resources.is_empty() {
+        // What coffer may own here now, so that it can take it out even
+        // after the desired file stops naming the agent.
+        record.claims = input.claims.iter().map(|c| (*c).clone()).collect();
+        record.claims.dedup();
+    }
+    Ok(finish(input, record, after, changes))
 }
 
 /// The desired hook entries.

@@ -1,19 +1,19 @@
-//! Opening a JSON or JSONC target: decode, validate, and say exactly why
-//! not, naming the file and the position. Nothing is written to a file
-//! coffer cannot open.
+//! Opening a JSON, JSONC or JSON5 target: decode, validate, and say
+//! exactly why not, naming the file and the position. Nothing is written to
+//! a file coffer cannot open.
 
 use serde_json::Value;
 
 use crate::engine::opening;
 use crate::error::Error;
+use crate::formats::json::Flavor;
 use crate::formats::json::edit::{EditError, JsonDoc};
-use crate::formats::json::validate::{blank_comments_and_trailing_commas, validate};
+use crate::formats::json::validate::validate;
 use crate::formats::text::Text;
 
-/// Decode, validate and open the file, or say exactly why not.
-/// Returns whether the file has a byte-order mark, and the document.
-pub(super) fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(bool, JsonDoc), Error> {
-    let text = opening::decode(display, bytes)?;
+/// Validate and open the decoded file, or say exactly why not. Returns
+/// whether the file has a byte-order mark, and the document.
+pub(super) fn open(display: &str, text: Text, flavor: Flavor) -> Result<(bool, JsonDoc), Error> {
     // JSON whitespace only: a file of, say, no-break spaces is not empty
     // but invalid, and the validator says where.
     if text.body.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
@@ -26,14 +26,14 @@ pub(super) fn open(display: &str, bytes: &[u8], jsonc: bool) -> Result<(bool, Js
             "write `{}` into it or delete it; coffer does not guess what an empty file should hold",
         ));
     }
-    let kind = if jsonc { "JSONC" } else { "JSON" };
-    validate(&text.body, jsonc).map_err(|e| opening::syntax(display, &text.body, kind, e))?;
-    // The decoded text becomes the document: no second copy of the file.
-    let bom = text.bom;
-    let body = text.body;
-    match JsonDoc::new(body, jsonc) {
+    validate(&text.body, flavor)
+        .map_err(|e| opening::syntax(display, &text.body, flavor.name(), e))?;
+    // The decoded text becomes the document: no second copy of the file
+    // (a 10 MB settings file otherwise costs 10 MB more at the peak).
+    let Text { bom, body } = text;
+    match JsonDoc::new_or_back(body, flavor) {
         Ok(doc) => Ok((bom, doc)),
-        Err(e) => Err(edit_error(display, &doc_text_for_errors(Some(bytes)), e)),
+        Err((e, body)) => Err(edit_error(display, &body, e)),
     }
 }
 
@@ -74,11 +74,11 @@ pub(super) fn edit_error(display: &str, text: &str, e: EditError) -> Error {
     }
 }
 
-/// Parse one value found in the document (already validated).
-pub(super) fn parse_value(text: &str, jsonc: bool) -> Option<Value> {
-    if jsonc {
-        serde_json::from_str(&blank_comments_and_trailing_commas(text).ok()?).ok()
-    } else {
-        serde_json::from_str(text).ok()
-    }
+/// Parse one value found in the document (already validated). In JSON5,
+/// `Infinity` and `NaN` read as tagged strings that equal no desired value
+/// (see `formats::json::json5::transcode`): such a member is there, and
+/// never equal to what is desired, so coffer rewrites it if it is coffer's
+/// and reports a conflict if it is not.
+pub(super) fn parse_value(text: &str, flavor: Flavor) -> Option<Value> {
+    crate::formats::json::value::parse(text, flavor)
 }

@@ -1,4 +1,4 @@
-//! Splice edits on a JSON or JSONC document.
+//! Splice edits on a JSON, JSONC or JSON5 document.
 //!
 //! Every edit replaces a byte range of the original text and nothing else.
 //! Insertions and removals are defined as exact inverses of each other: an
@@ -12,7 +12,14 @@
 //! New text is laid out like its neighbours: an item after one that starts
 //! a line starts a line, with that item's indentation; an item in a
 //! one-line container stays on the line; nested values use the file's
-//! indentation unit, line ending and (in JSONC) trailing commas.
+//! indentation unit, line ending and (in JSONC and JSON5) trailing commas;
+//! in JSON5, keys and strings are written as the file writes them (see
+//! [`super::render`]).
+//!
+//! Layout goes by LF: JSON5's other line terminators (CR alone, U+2028,
+//! U+2029) separate tokens like any whitespace, and a file that breaks its
+//! lines only with them is laid out as one line. Its edits stay exact; they
+//! just keep to the line.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -20,8 +27,10 @@ use std::ops::Range;
 
 use serde_json::Value;
 
+use super::Flavor;
 use super::render::{Style, render, render_member};
 use super::scan::{Container, Item, Scanner, Unexpected};
+use super::style::detect_style;
 use crate::formats::text;
 
 /// A path of object keys from the root.
@@ -68,7 +77,7 @@ pub struct Expanded {
 pub struct JsonDoc {
     /// Changed only through [`JsonDoc::text_mut`], which forgets `listed`.
     text: String,
-    pub jsonc: bool,
+    pub flavor: Flavor,
     style: Style,
     /// The whole document sits on one line: new text stays on one line too.
     one_line: bool,
@@ -83,22 +92,35 @@ pub struct JsonDoc {
 impl JsonDoc {
     /// Wrap text that [`super::validate::validate`] accepted and whose root
     /// is an object.
-    pub fn new(text: String, jsonc: bool) -> Result<JsonDoc, EditError> {
+    pub fn new(text: String, flavor: impl Into<Flavor>) -> Result<JsonDoc, EditError> {
+        JsonDoc::new_or_back(text, flavor).map_err(|(e, _)| e)
+    }
+
+    /// [`JsonDoc::new`], giving the text back with the error: the caller
+    /// needs it for the message and keeps no copy of its own.
+    pub fn new_or_back(
+        text: String,
+        flavor: impl Into<Flavor>,
+    ) -> Result<JsonDoc, (EditError, String)> {
+        let flavor = flavor.into();
         let mut doc = JsonDoc {
             text,
-            jsonc,
+            flavor,
             style: Style::default(),
             one_line: false,
             listed: RefCell::default(),
         };
-        let root = doc.root()?;
+        let root = match doc.root() {
+            Ok(root) => root,
+            Err(e) => return Err((e, doc.text)),
+        };
         doc.one_line = !doc.text[root.open..root.close].contains('\n');
-        doc.style = detect_style(&doc.text, &root, jsonc);
+        doc.style = detect_style(&doc.text, &root, flavor);
         Ok(doc)
     }
 
     pub fn scanner(&self) -> Scanner<'_> {
-        Scanner::new(&self.text, self.jsonc)
+        Scanner::new(&self.text, self.flavor)
     }
 
     /// The document's text.
@@ -284,7 +306,7 @@ impl JsonDoc {
         };
         if self.starts_line(last.start) {
             let indent = text::line_indent(&self.text, last.start).to_owned();
-            let trailing = self.jsonc && last.comma.is_some();
+            let trailing = self.flavor.lenient() && last.comma.is_some();
             let style = Style {
                 trailing_commas: trailing,
                 ..self.style.clone()
@@ -345,7 +367,7 @@ impl JsonDoc {
         let s = self.scanner();
         let mut at = c.open + 1;
         loop {
-            let next = at + skip_whitespace(&self.text[at..c.close]);
+            let next = s.skip_whitespace(at).min(c.close);
             match s.comment_end(next) {
                 Some(end) if self.text.as_bytes()[next] == b'/' && end <= c.close => at = end,
                 _ => break,
@@ -361,11 +383,11 @@ impl JsonDoc {
     /// recorded before an expansion changes nothing a user wrote.
     pub fn same_but_whitespace(&self, a: &str, b: &str) -> bool {
         let comments = |t: &str| -> Option<Vec<String>> {
-            let s = Scanner::new(t, self.jsonc);
+            let s = Scanner::new(t, self.flavor);
             let mut out = Vec::new();
             let mut at = 0;
             loop {
-                at += skip_whitespace(&t[at..]);
+                at = s.skip_whitespace(at);
                 if at == t.len() {
                     return Some(out);
                 }
@@ -390,9 +412,13 @@ impl JsonDoc {
         let s = self.scanner();
         let b = self.text.as_bytes();
         loop {
+            let n = s.inline_space_len(pos);
+            if n > 0 {
+                pos += n;
+                continue;
+            }
             match b.get(pos) {
-                Some(b' ' | b'\t') => pos += 1,
-                Some(b'/') if self.jsonc => match s.comment_end(pos) {
+                Some(b'/') if self.flavor.lenient() => match s.comment_end(pos) {
                     Some(end) if !self.text[pos..end].contains('\n') => pos = end,
                     _ => return pos,
                 },
@@ -435,11 +461,6 @@ impl JsonDoc {
         let new = render(value, &self.style, &indent, multiline);
         self.text_mut().replace_range(item.value.clone(), &new);
     }
-}
-
-/// The length of the JSON whitespace `s` starts with.
-fn skip_whitespace(s: &str) -> usize {
-    s.len() - s.trim_start_matches([' ', '\t', '\n', '\r']).len()
 }
 
 /// The byte ranges to delete to take item `i` out of `c`, last range first
@@ -492,295 +513,6 @@ fn container_comma(text: &str, c: &Container, style: &Style) -> &'static str {
     }
 }
 
-/// How much deeper than its container's line the file indents an item that
-/// starts a line, measured on the first such item, breadth first from the
-/// top-level object. Measuring JSON structure rather than the first
-/// indented line keeps a comment's layout (` * ` inside a `/** … */`
-/// header) from passing for the file's indentation. A file with no such
-/// item falls back on its first indented line.
-fn indent_unit(text: &str, root: &Container, jsonc: bool) -> String {
-    /// Containers looked at before falling back on the first indented
-    /// line; the first one or two decide in any file with line breaks
-    /// between items.
-    const BUDGET: usize = 32;
-    let scanner = Scanner::new(text, jsonc);
-    let mut queue = std::collections::VecDeque::from([root.clone()]);
-    let mut seen = 0;
-    while let Some(c) = queue.pop_front() {
-        seen += 1;
-        if seen > BUDGET {
-            break;
-        }
-        let base = text::line_indent(text, c.open);
-        for it in &c.items {
-            if text::starts_line(text, it.start)
-                && let Some(unit) = text::line_indent(text, it.start).strip_prefix(base)
-                && !unit.is_empty()
-            {
-                return unit.to_owned();
-            }
-            if matches!(text.as_bytes()[it.value.start], b'{' | b'[')
-                && let Ok(inner) = scanner.container(it.value.start)
-            {
-                queue.push_back(inner);
-            }
-        }
-    }
-    text::indent_unit(text)
-}
-
-fn detect_style(text: &str, root: &Container, jsonc: bool) -> Style {
-    let colon = match root.items.first() {
-        Some(it) if !text[..it.value.start].ends_with([' ', '\t', '\r', '\n']) => ":",
-        _ => ": ",
-    };
-    Style {
-        indent: indent_unit(text, root, jsonc),
-        eol: text::line_ending(text),
-        colon,
-        comma: if colon == ":" { "," } else { ", " },
-        trailing_commas: jsonc
-            && root.items.last().is_some_and(|l| l.comma.is_some())
-            && text[root.open..root.close].contains('\n'),
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn doc(t: &str, jsonc: bool) -> JsonDoc {
-        super::super::validate::validate(t, jsonc).unwrap();
-        JsonDoc::new(t.to_owned(), jsonc).unwrap()
-    }
-
-    fn path(p: &[&str]) -> Vec<String> {
-        p.iter().map(|s| s.to_string()).collect()
-    }
-
-    /// Insert then remove must give back the bytes.
-    fn round_trip(original: &str, jsonc: bool, at: &[&str], expect_after: &str) {
-        let mut d = doc(original, jsonc);
-        let ins = d
-            .append_to_array(&path(at), &json!({"command": "x"}))
-            .unwrap();
-        assert_eq!(d.text, expect_after, "after insert");
-        super::super::validate::validate(&d.text, jsonc).unwrap();
-        let mut d = JsonDoc::new(d.text, jsonc).unwrap();
-        // Undo: remove created paths deepest first, or the element itself.
-        if let Some(first) = ins.created.first() {
-            let parent = &first[..first.len() - 1];
-            let c = d.container(parent, true).unwrap().unwrap();
-            let (i, _) = c.member(first.last().unwrap()).unwrap();
-            d.remove_item(parent, true, i).unwrap();
-        } else {
-            let c = d.container(&path(at), false).unwrap().unwrap();
-            d.remove_item(&path(at), false, c.items.len() - 1).unwrap();
-        }
-        if let Some(e) = ins.expanded {
-            d.set_inner(&e.path, e.is_object, &e.inner).unwrap();
-        }
-        assert_eq!(d.text, original, "after removal");
-    }
-
-    #[test]
-    fn multiline_object_gains_a_member_on_its_own_line() {
-        round_trip(
-            "{\n  \"a\": 1\n}\n",
-            false,
-            &["hooks", "E"],
-            "{\n  \"a\": 1,\n  \"hooks\": {\n    \"E\": [\n      {\n        \"command\": \"x\"\n      }\n    ]\n  }\n}\n",
-        );
-    }
-
-    #[test]
-    fn one_line_object_stays_one_line() {
-        round_trip(
-            "{\"a\": 1}",
-            false,
-            &["h"],
-            "{\"a\": 1, \"h\": [{\"command\": \"x\"}]}",
-        );
-        round_trip(
-            "{\"a\":1}",
-            false,
-            &["h"],
-            "{\"a\":1,\"h\":[{\"command\":\"x\"}]}",
-        );
-    }
-
-    #[test]
-    fn empty_root_expands_and_comes_back() {
-        round_trip(
-            "{}",
-            false,
-            &["h"],
-            "{\n  \"h\": [\n    {\n      \"command\": \"x\"\n    }\n  ]\n}",
-        );
-        round_trip(
-            "{ }\n",
-            false,
-            &["h"],
-            "{\n  \"h\": [\n    {\n      \"command\": \"x\"\n    }\n  ]\n}\n",
-        );
-    }
-
-    #[test]
-    fn existing_empty_array_is_restored() {
-        round_trip(
-            "{\r\n\t\"h\": []\r\n}",
-            false,
-            &["h"],
-            "{\r\n\t\"h\": [\r\n\t\t{\r\n\t\t\t\"command\": \"x\"\r\n\t\t}\r\n\t]\r\n}",
-        );
-    }
-
-    #[test]
-    fn comments_and_trailing_commas_in_jsonc() {
-        round_trip(
-            "{\n  \"a\": 1, // one\n}\n",
-            true,
-            &["h"],
-            "{\n  \"a\": 1, // one\n  \"h\": [\n    {\n      \"command\": \"x\",\n    },\n  ],\n}\n",
-        );
-        round_trip(
-            "{\n  \"a\": 1 // one\n}\n",
-            true,
-            &["h"],
-            "{\n  \"a\": 1, // one\n  \"h\": [\n    {\n      \"command\": \"x\"\n    }\n  ]\n}\n",
-        );
-    }
-
-    /// A line comment ends before the CR of a CRLF: text added after it
-    /// must not land between CR and LF.
-    #[test]
-    fn after_a_line_comment_in_a_crlf_file() {
-        round_trip(
-            "{\r\n  \"a\": 1, // one\r\n}",
-            true,
-            &["h"],
-            "{\r\n  \"a\": 1, // one\r\n  \"h\": [\r\n    {\r\n      \"command\": \"x\",\r\n    },\r\n  ],\r\n}",
-        );
-        round_trip(
-            "{\r\n  \"a\": 1 // one\r\n}",
-            true,
-            &["h"],
-            "{\r\n  \"a\": 1, // one\r\n  \"h\": [\r\n    {\r\n      \"command\": \"x\"\r\n    }\r\n  ]\r\n}",
-        );
-    }
-
-    /// The indentation unit comes from how items are indented, not from
-    /// the first indented line, which may belong to a comment.
-    #[test]
-    fn indentation_is_measured_on_items() {
-        let header = "/**\n * Settings\n */\n";
-        round_trip(
-            &format!("{header}{{\n    \"a\": 1\n}}\n"),
-            true,
-            &["h"],
-            &format!(
-                "{header}{{\n    \"a\": 1,\n    \"h\": [\n        {{\n            \"command\": \"x\"\n        }}\n    ]\n}}\n"
-            ),
-        );
-        // Members on the top line; the first nested item decides.
-        round_trip(
-            &format!("{header}{{\"a\": {{\n\t\"b\": 1\n}}, \"h\": [\n\t1\n]}}"),
-            true,
-            &["h"],
-            &format!(
-                "{header}{{\"a\": {{\n\t\"b\": 1\n}}, \"h\": [\n\t1,\n\t{{\n\t\t\"command\": \"x\"\n\t}}\n]}}"
-            ),
-        );
-    }
-
-    #[test]
-    fn an_empty_container_among_others_on_a_line_stays_on_it() {
-        round_trip(
-            "{\n  \"a\": {\"h\": [], \"b\": 1}\n}\n",
-            false,
-            &["a", "h"],
-            "{\n  \"a\": {\"h\": [{\"command\": \"x\"}], \"b\": 1}\n}\n",
-        );
-        // On a line of its own it opens up, and closes again on removal.
-        round_trip(
-            "{\n  \"a\": {\n    \"h\": [ ]\n  }\n}\n",
-            false,
-            &["a", "h"],
-            "{\n  \"a\": {\n    \"h\": [\n      {\n        \"command\": \"x\"\n      }\n    ]\n  }\n}\n",
-        );
-    }
-
-    /// Comments inside an empty container stay first; the item follows on
-    /// its own line, and the recorded inside closes the container again.
-    #[test]
-    fn comments_in_an_empty_container_stay_first() {
-        round_trip(
-            "{\n  \"h\": [ // later\n  ]\n}\n",
-            true,
-            &["h"],
-            "{\n  \"h\": [ // later\n    {\n      \"command\": \"x\"\n    }\n  ]\n}\n",
-        );
-        round_trip(
-            "{\n  \"h\": [ /* a */ /* b */ ]\n}",
-            true,
-            &["h"],
-            "{\n  \"h\": [ /* a */ /* b */\n    {\n      \"command\": \"x\"\n    }\n  ]\n}",
-        );
-        let d = doc("{}", true);
-        assert!(d.same_but_whitespace(" /* a */ /* b */ ", " /* a */ /* b */\n  "));
-        assert!(d.same_but_whitespace(" ", "\n"));
-        assert!(!d.same_but_whitespace(" // later\n", " // sooner\n"));
-        assert!(!d.same_but_whitespace(" /* a */ ", " "));
-        assert!(!d.same_but_whitespace(" ", " 1 "));
-    }
-
-    /// In a file that mixes CRLF and LF, the break after the last item
-    /// keeps its kind.
-    #[test]
-    fn mixed_line_endings_come_back() {
-        round_trip(
-            "{\r\n  \"a\": 1\n}",
-            false,
-            &["h"],
-            "{\r\n  \"a\": 1,\r\n  \"h\": [\r\n    {\r\n      \"command\": \"x\"\r\n    }\r\n  ]\n}",
-        );
-    }
-
-    #[test]
-    fn closing_bracket_on_the_last_line() {
-        round_trip(
-            "{\n  \"h\": [\n    1]}",
-            false,
-            &["h"],
-            "{\n  \"h\": [\n    1,\n    {\n      \"command\": \"x\"\n    }]}",
-        );
-    }
-
-    #[test]
-    fn wrong_types_are_errors() {
-        let d = doc("{\"hooks\": []}", false);
-        let e = d.container(&path(&["hooks", "E"]), false).unwrap_err();
-        assert!(matches!(e, EditError::WrongType { .. }));
-        assert!(JsonDoc::new("[1]".into(), false).is_err());
-    }
-
-    #[test]
-    fn a_duplicate_key_on_the_path_is_an_error() {
-        let text = "{\"hooks\": {}, \"a\": 1, \"hooks\": {\"E\": []}, \"a\": 2}";
-        let mut d = doc(text, false);
-        let e = d
-            .append_to_array(&path(&["hooks", "E"]), &json!(1))
-            .unwrap_err();
-        assert_eq!(
-            e,
-            EditError::DuplicateKey {
-                path: "`hooks`".into(),
-                offset: text.rfind("\"hooks\"").unwrap()
-            }
-        );
-        assert_eq!(d.text, text);
-        // Duplicates elsewhere are the file's business.
-        d.append_to_array(&path(&["b"]), &json!(1)).unwrap();
-    }
-}
+#[path = "edit_tests.rs"]
+mod tests;

@@ -2,10 +2,22 @@
 //!
 //! Only text coffer inserts is ever printed; everything else in the file is
 //! kept as it was. New text copies the file's indentation unit, line ending,
-//! spacing after colons and commas, and (in JSONC) its trailing-comma habit,
-//! so a reviewer sees the diff they would have typed by hand.
+//! spacing after colons and commas, and (in JSONC and JSON5) its
+//! trailing-comma habit, so a reviewer sees the diff they would have typed
+//! by hand.
+//!
+//! In JSON5 it also copies how the file writes keys and strings: keys bare
+//! where the file leaves its keys bare (and the key is an identifier;
+//! `"ctx-plugin"` stays quoted), strings in the quote the file uses, a
+//! space inside the braces of one-line objects where the file has one. The
+//! file decides from the keys and strings it already has (see
+//! `edit::detect_style`); a file with none, or a new file, gets plain JSON,
+//! which is JSON5 too. Numbers are always written as JSON writes them.
 
 use serde_json::Value;
+
+use super::json5::is_identifier;
+use super::value::non_finite;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Style {
@@ -17,6 +29,17 @@ pub struct Style {
     pub comma: &'static str,
     /// Multi-line containers end with a comma after their last item.
     pub trailing_commas: bool,
+    /// The file is JSON5: non-finite numbers read from it are written back
+    /// as such, and the two settings below may differ from JSON's.
+    pub json5: bool,
+    /// The quote strings (and keys that need quotes) are written in: `"`
+    /// or, in JSON5, `'`.
+    pub quote: char,
+    /// Keys that are identifiers are written without quotes (JSON5).
+    pub bare_keys: bool,
+    /// One-line objects have a space inside their braces: `{ a: 1 }`
+    /// (JSON5, where hand-written files often do).
+    pub padded: bool,
 }
 
 impl Default for Style {
@@ -27,6 +50,10 @@ impl Default for Style {
             colon: ": ",
             comma: ", ",
             trailing_commas: false,
+            json5: false,
+            quote: '"',
+            bare_keys: false,
+            padded: false,
         }
     }
 }
@@ -51,14 +78,58 @@ pub fn render_member(
     base: &str,
     multiline: bool,
 ) -> String {
-    let mut out = scalar(&Value::String(key.to_owned()));
+    let mut out = render_key(key, style);
     out.push_str(style.colon);
     out.push_str(&render(value, style, base, multiline));
     out
 }
 
-fn scalar(v: &Value) -> String {
-    serde_json::to_string(v).expect("a JSON value always serialises")
+/// A key as the file writes its keys.
+fn render_key(key: &str, style: &Style) -> String {
+    if style.bare_keys && is_identifier(key) {
+        key.to_owned()
+    } else {
+        string(key, style.quote)
+    }
+}
+
+fn scalar(v: &Value, style: &Style) -> String {
+    match v {
+        Value::String(s) => match non_finite(v) {
+            Some(token) if style.json5 => token.to_owned(),
+            _ => string(s, style.quote),
+        },
+        other => serde_json::to_string(other).expect("a JSON value always serialises"),
+    }
+}
+
+/// A string literal in quote `q`: JSON's escapes, with the quote that is
+/// not the delimiter left as it is.
+fn string(s: &str, q: char) -> String {
+    let json = serde_json::to_string(s).expect("a string always serialises");
+    if q == '"' {
+        return json;
+    }
+    let inner = &json[1..json.len() - 1];
+    let mut out = String::with_capacity(json.len());
+    out.push('\'');
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('"') => out.push('"'),
+                Some(e) => {
+                    out.push('\\');
+                    out.push(e);
+                }
+                None => out.push('\\'),
+            },
+            '\'' => out.push_str("\\'"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
 }
 
 /// Short arrays of scalars read best on one line, as people write them
@@ -95,7 +166,7 @@ fn pretty(value: &Value, style: &Style, base: &str, out: &mut String) {
         out.push_str(style.eol);
         out.push_str(&inner);
         if let Some(k) = key {
-            out.push_str(&scalar(&Value::String(k.to_owned())));
+            out.push_str(&render_key(k, style));
             out.push_str(style.colon);
         }
         pretty(v, style, &inner, out);
@@ -111,15 +182,22 @@ fn pretty(value: &Value, style: &Style, base: &str, out: &mut String) {
 fn inline(value: &Value, style: &Style, out: &mut String) {
     match value {
         Value::Object(m) => {
+            let pad = if style.padded && !m.is_empty() {
+                " "
+            } else {
+                ""
+            };
             out.push('{');
+            out.push_str(pad);
             for (i, (k, v)) in m.iter().enumerate() {
                 if i > 0 {
                     out.push_str(style.comma);
                 }
-                out.push_str(&scalar(&Value::String(k.clone())));
+                out.push_str(&render_key(k, style));
                 out.push_str(style.colon);
                 inline(v, style, out);
             }
+            out.push_str(pad);
             out.push('}');
         }
         Value::Array(a) => {
@@ -132,7 +210,7 @@ fn inline(value: &Value, style: &Style, out: &mut String) {
             }
             out.push(']');
         }
-        other => out.push_str(&scalar(other)),
+        other => out.push_str(&scalar(other, style)),
     }
 }
 
@@ -177,6 +255,34 @@ mod tests {
         assert_eq!(
             render(&json!({"a": 1}), &style, "", true),
             "{\n  \"a\": 1,\n}"
+        );
+    }
+
+    #[test]
+    fn json5_keys_and_quotes_follow_the_file() {
+        let style = Style {
+            json5: true,
+            quote: '\'',
+            bare_keys: true,
+            ..Style::default()
+        };
+        assert_eq!(
+            render_member(
+                "ctx",
+                &json!({"command": "it's \"x\"", "ctx-plugin": ["\\", "\n"], "$a_1": 1}),
+                &style,
+                "",
+                false
+            ),
+            r#"ctx: {command: 'it\'s "x"', 'ctx-plugin': ['\\', '\n'], $a_1: 1}"#
+        );
+        let inf = super::super::value::parse("Infinity", super::super::Flavor::Json5).unwrap();
+        assert_eq!(render(&inf, &style, "", false), "Infinity");
+        let json = Style::default();
+        assert_eq!(render(&inf, &json, "", false), r#""\u0000json5:Infinity""#);
+        assert_eq!(
+            render_member("a b", &json!("é"), &json, "", false),
+            r#""a b": "é""#
         );
     }
 }

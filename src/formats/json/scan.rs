@@ -1,4 +1,5 @@
-//! A span scanner for JSON and JSONC text that has already been validated.
+//! A span scanner for JSON, JSONC and JSON5 text that has already been
+//! validated.
 //!
 //! coffer edits users' files as text, so it needs byte ranges, not values.
 //! Building a full tree of a large settings file costs hundreds of megabytes
@@ -7,15 +8,25 @@
 //! reaching `hooks.SessionStart` in a 10 MB file touches each byte at most
 //! once and allocates only the path it walks. It is iterative, so deep nesting
 //! cannot overflow the stack.
+//!
+//! In JSON5 a key may be an identifier or a single-quoted string, a value a
+//! single-quoted string or a number JSON lacks, and more characters are
+//! whitespace; the scanner reads those with the lexical rules of
+//! [`super::json5`], and gives every key decoded, so that `servers`,
+//! `'servers'` and `"servers"` are found alike.
 
 use std::ops::Range;
+
+use super::Flavor;
+use super::json5;
 
 /// One member of an object or element of an array.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
     /// For object members, the decoded key.
     pub key: Option<String>,
-    /// First byte of the item: the key's quote for members, the value otherwise.
+    /// First byte of the item: the key's first byte (its quote, or the
+    /// first letter of an identifier) for members, the value otherwise.
     pub start: usize,
     pub value: Range<usize>,
     /// The comma that follows the item, if any (a trailing comma for the last).
@@ -56,15 +67,17 @@ pub struct Unexpected(pub usize);
 
 #[derive(Clone, Copy)]
 pub struct Scanner<'a> {
+    s: &'a str,
     b: &'a [u8],
-    jsonc: bool,
+    flavor: Flavor,
 }
 
 impl<'a> Scanner<'a> {
-    pub fn new(text: &'a str, jsonc: bool) -> Self {
+    pub fn new(text: &'a str, flavor: impl Into<Flavor>) -> Self {
         Scanner {
+            s: text,
             b: text.as_bytes(),
-            jsonc,
+            flavor: flavor.into(),
         }
     }
 
@@ -72,12 +85,41 @@ impl<'a> Scanner<'a> {
         self.b.get(i).copied().unwrap_or(0)
     }
 
-    /// Skip whitespace and, in JSONC, comments.
+    /// The length of the whitespace character at `i` (0 if none).
+    fn space_len(&self, i: usize) -> usize {
+        match self.at(i) {
+            b' ' | b'\t' | b'\n' | b'\r' => 1,
+            _ if self.flavor.is_json5() => json5::whitespace_len(self.s, i),
+            _ => 0,
+        }
+    }
+
+    /// Skip whitespace (no comments).
+    pub fn skip_whitespace(&self, mut i: usize) -> usize {
+        loop {
+            match self.space_len(i) {
+                0 => return i,
+                n => i += n,
+            }
+        }
+    }
+
+    /// The length of the whitespace character at `i` that does not end a
+    /// line (0 if none).
+    pub fn inline_space_len(&self, i: usize) -> usize {
+        match self.at(i) {
+            b' ' | b'\t' => 1,
+            _ if self.flavor.is_json5() => json5::inline_space_len(self.s, i),
+            _ => 0,
+        }
+    }
+
+    /// Skip whitespace and, in JSONC and JSON5, comments.
     pub fn skip_trivia(&self, mut i: usize) -> usize {
         loop {
+            i = self.skip_whitespace(i);
             match self.at(i) {
-                b' ' | b'\t' | b'\n' | b'\r' => i += 1,
-                b'/' if self.jsonc => match self.comment_end(i) {
+                b'/' if self.flavor.lenient() => match self.comment_end(i) {
                     Some(end) => i = end,
                     None => return i,
                 },
@@ -89,9 +131,10 @@ impl<'a> Scanner<'a> {
     /// If a comment starts at `i`, the offset just past it. A line comment
     /// ends before its line break, `\r` included: the `\r` of a CRLF belongs
     /// to the line break, not to the comment (JavaScript, and so every JSONC
-    /// reader, ends a line comment at either byte).
+    /// reader, ends a line comment at either byte; JSON5 at LS and PS too).
     pub fn comment_end(&self, i: usize) -> Option<usize> {
         match self.at(i + 1) {
+            b'/' if self.flavor.is_json5() => Some(json5::line_comment_end(self.s, i)),
             b'/' => Some(line_comment_end(self.b, i)),
             b'*' => Some(
                 memchr::memmem::find(&self.b[i + 2..], b"*/")
@@ -101,34 +144,25 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn skip_string(&self, i: usize) -> usize {
-        let mut j = i + 1;
-        while let Some(n) = memchr::memchr2(b'"', b'\\', &self.b[j..]) {
-            j += n;
-            if self.b[j] == b'\\' {
-                j += 2;
-            } else {
-                return j + 1;
-            }
-        }
-        self.b.len()
+    fn is_quote(&self, c: u8) -> bool {
+        c == b'"' || (c == b'\'' && self.flavor.is_json5())
     }
 
     /// The end of the value that starts at `i`.
     pub fn skip_value(&self, i: usize) -> usize {
         match self.at(i) {
-            b'"' => self.skip_string(i),
-            open @ (b'{' | b'[') if !self.jsonc => self.skip_brackets(i, open),
+            c if self.is_quote(c) => json5::string_end(self.b, i),
+            open @ (b'{' | b'[') if !self.flavor.lenient() => self.skip_brackets(i, open),
             b'{' | b'[' => {
                 let mut depth = 0usize;
                 let mut j = i;
                 while j < self.b.len() {
                     match self.b[j] {
-                        b'"' => {
-                            j = self.skip_string(j);
+                        c if self.is_quote(c) => {
+                            j = json5::string_end(self.b, j);
                             continue;
                         }
-                        b'/' if self.jsonc => {
+                        b'/' if self.flavor.lenient() => {
                             if let Some(end) = self.comment_end(j) {
                                 j = end;
                                 continue;
@@ -147,14 +181,11 @@ impl<'a> Scanner<'a> {
                 }
                 self.b.len()
             }
+            // A number or literal, in any flavour; the validator made sure
+            // that nothing of the kind touches it.
             _ => {
                 let mut j = i;
-                while j < self.b.len()
-                    && !matches!(
-                        self.b[j],
-                        b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r' | b'/'
-                    )
-                {
+                while j < self.b.len() && json5::is_scalar_byte(self.b[j]) {
                     j += 1;
                 }
                 j
@@ -175,7 +206,7 @@ impl<'a> Scanner<'a> {
             j += n;
             match self.b[j] {
                 b'"' => {
-                    j = self.skip_string(j);
+                    j = json5::string_end(self.b, j);
                     continue;
                 }
                 c if c == open => depth += 1,
@@ -189,6 +220,27 @@ impl<'a> Scanner<'a> {
             j += 1;
         }
         self.b.len()
+    }
+
+    /// The key starting at `i`, decoded, and where it ends.
+    fn key(&self, i: usize) -> Result<(String, usize), Unexpected> {
+        let c = self.at(i);
+        let end = if self.is_quote(c) {
+            json5::string_end(self.b, i)
+        } else if self.flavor.is_json5() {
+            json5::identifier_end(self.s, i).map_err(Unexpected)?
+        } else {
+            i
+        };
+        if end == i {
+            return Err(Unexpected(i));
+        }
+        let key = if self.flavor.is_json5() {
+            json5::decode::key(&self.s[i..end])
+        } else {
+            decode_string(&self.b[i..end])
+        };
+        Ok((key.ok_or(Unexpected(i))?, end))
     }
 
     /// The first value of the document.
@@ -217,11 +269,7 @@ impl<'a> Scanner<'a> {
             }
             let start = i;
             let key = if is_object {
-                if self.at(i) != b'"' {
-                    return Err(Unexpected(i));
-                }
-                let end = self.skip_string(i);
-                let key = decode_string(&self.b[i..end]).ok_or(Unexpected(i))?;
+                let (key, end) = self.key(i)?;
                 i = self.skip_trivia(end);
                 if self.at(i) != b':' {
                     return Err(Unexpected(i));
@@ -290,10 +338,10 @@ pub fn decode_string(token: &[u8]) -> Option<String> {
             b'r' => '\r',
             b't' => '\t',
             b'u' => {
-                let hi = hex4(rest)?;
+                let hi = json5::hex4(rest)?;
                 rest = &rest[4..];
                 match hi {
-                    0xD800..=0xDBFF => match rest.strip_prefix("\\u").and_then(hex4) {
+                    0xD800..=0xDBFF => match rest.strip_prefix("\\u").and_then(json5::hex4) {
                         Some(lo @ 0xDC00..=0xDFFF) => {
                             rest = &rest[6..];
                             let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
@@ -310,15 +358,6 @@ pub fn decode_string(token: &[u8]) -> Option<String> {
     }
     out.push_str(rest);
     Some(out)
-}
-
-/// The value of four hex digits at the start of `s`.
-fn hex4(s: &str) -> Option<u32> {
-    let digits = s.get(..4)?;
-    if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    u32::from_str_radix(digits, 16).ok()
 }
 
 #[cfg(test)]

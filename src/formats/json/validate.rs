@@ -1,4 +1,4 @@
-//! Validation of JSON and JSONC text before any span is trusted.
+//! Validation of JSON, JSONC and JSON5 text before any span is trusted.
 //!
 //! serde_json into `IgnoredAny` is the cheapest strict validator measured
 //! (15 ms on 11.5 MB, no allocation beyond the input; DESIGN.md, "Formats"),
@@ -7,13 +7,22 @@
 //! overflow the stack and none is refused. JSONC differs from JSON only by
 //! comments and trailing commas, so a JSONC file is validated by blanking
 //! those to spaces (offsets and lines unchanged) and handing the result to
-//! the same parser.
+//! the same parser. JSON5 changes the tokens themselves (unquoted keys,
+//! single quotes, hexadecimal), which no blanking can turn into JSON at the
+//! same offsets, so it has a validator of its own
+//! ([`super::json5::validate`]), iterative too.
 
 use std::borrow::Cow;
 
+use super::Flavor;
 pub use crate::formats::SyntaxError;
 
-pub fn validate(text: &str, jsonc: bool) -> Result<(), SyntaxError> {
+pub fn validate(text: &str, flavor: impl Into<Flavor>) -> Result<(), SyntaxError> {
+    let flavor = flavor.into();
+    if flavor.is_json5() {
+        return super::json5::validate::validate(text);
+    }
+    let jsonc = flavor.lenient();
     let checked: Cow<str> = if jsonc {
         Cow::Owned(blank_comments_and_trailing_commas(text)?)
     } else {

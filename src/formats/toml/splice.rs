@@ -70,26 +70,4 @@ pub fn remove_regions(text: &mut String, mut regions: Vec<Range<usize>>) {
     }
 }
 
-/// Insert `lines` at `at` (a line start, or the end of a text without a
-/// final newline, where the lines go after a new line break and the last
-/// one gets none, as the file had none).
-pub fn insert_lines(text: &mut String, at: usize, lines: &[String], eol: &str, blank: bool) {
-    if lines.is_empty() {
-        return;
-    }
-    let open_end = at == text.len() && at > 0 && !text.ends_with('\n');
-    let mut s = String::new();
-    if open_end {
-        s.push_str(eol);
-    }
-    if blank {
-        s.push_str(eol);
-    }
-    for (i, line) in lines.iter().enumerate() {
-        s.push_str(line);
-        if !open_end || i + 1 < lines.len() {
-            s.push_str(eol);
-        }
-    }
-    text.insert_str(at, &s);
-}
+pub use crate::formats::text::insert_lines;

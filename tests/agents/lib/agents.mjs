@@ -51,13 +51,39 @@ export async function claudePrompt(sb, prompt = "hi") {
 /**
  * `claude -p hi` against the loopback model (lib/mock-model.mjs): a whole
  * turn with one Read tool call, so every hook of a turn fires. Returns what
- * Claude Code sent the model.
+ * Claude Code sent the model, and the hook runs its transcript records.
  */
-export async function claudeTurn(sb, mock, prompt = "hi") {
+export async function claudeTurn(sb, mock, prompt = "hi", { debug = false } = {}) {
   const from = mock.requests.length;
-  const r = await sb.run("claude", ["-p", prompt], { env: mock.claudeEnv });
+  const before = new Set(claudeTranscripts(sb));
+  const debugBefore = new Set(claudeDebugLogs(sb));
+  const r = await sb.run("claude", ["-p", prompt, ...(debug ? ["--debug"] : [])], { env: mock.claudeEnv });
   if (r.status !== 0 || r.timedOut) throw new Error(`claude -p against the loopback model failed\n${show(r)}`);
-  return { run: r, sent: mock.sentSince(from), requests: mock.requests.slice(from) };
+  const fresh = claudeTranscripts(sb).filter((f) => !before.has(f));
+  const lines = fresh.flatMap((f) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)));
+  const debugLog = claudeDebugLogs(sb)
+    .filter((f) => !debugBefore.has(f))
+    .map((f) => readFileSync(f, "utf8"))
+    .join("");
+  return { run: r, sent: mock.sentSince(from), requests: mock.requests.slice(from), hooks: claudeHookRecords(lines), debugLog };
+}
+
+/** `--debug` writes ~/.claude/debug/<session>.txt (2.1.332). */
+function claudeDebugLogs(sb) {
+  const dir = sb.path(".claude/debug");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".txt"))
+    .map((f) => join(dir, f));
+}
+
+/**
+ * The hook runs Claude Code recorded in a session transcript: attachment
+ * lines such as {type: "hook_success", hookEvent, command, exitCode, stdout,
+ * stderr, content, …} (2.1.332; "hook_error" … when a hook fails).
+ */
+export function claudeHookRecords(lines) {
+  return lines.filter((l) => l.type === "attachment" && l.attachment?.hookEvent).map((l) => l.attachment);
 }
 
 /** `claude doctor`: its report, with the "Invalid settings" entries it lists. */
@@ -156,8 +182,12 @@ async function codexAppServer(sb, requests, env) {
  * Returns the events it printed, the session rollout, and what the model was
  * sent (with `mock`).
  */
-export async function codexExec(sb, { bypassTrust = false, mock, env = {} } = {}) {
-  const args = ["exec", "--json", "--skip-git-repo-check"];
+export async function codexExec(sb, { bypassTrust = false, mock, env = {}, json = true } = {}) {
+  if (!json && !mock) throw new Error("codexExec: json: false needs the loopback model (it ends on its own)");
+  // Without --json Codex prints its human log on stderr instead: the session
+  // id, and each hook run with its outcome ("hook: SessionStart Completed",
+  // "… Failed" when the hook exits nonzero).
+  const args = ["exec", ...(json ? ["--json"] : []), "--skip-git-repo-check"];
   if (bypassTrust) args.push("--dangerously-bypass-hook-trust");
   if (mock) args.push(...mock.codexArgs);
   args.push("hi");
@@ -172,10 +202,10 @@ export async function codexExec(sb, { bypassTrust = false, mock, env = {} } = {}
     if (!r.matched) throw new Error(`codex exec never reached its model request\n${show(r)}`);
   }
   const events = jsonLines(r.stdout);
-  const thread = events.find((e) => e.type === "thread.started")?.thread_id;
+  const thread = events.find((e) => e.type === "thread.started")?.thread_id ?? r.stderr.match(/^session id: (\S+)$/m)?.[1];
   const rollout = thread ? findFile(join(env.CODEX_HOME || sb.path(".codex"), "sessions"), (f) => f.includes(thread)) : null;
   const items = rollout ? readFileSync(rollout, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
-  return { run: r, events, rollout, items, sent: mock ? mock.sentSince(from) : "" };
+  return { run: r, events, rollout, items, sent: mock ? mock.sentSince(from) : "", requests: mock ? mock.requests.slice(from) : [] };
 }
 
 function jsonLines(text) {
@@ -232,6 +262,26 @@ export async function geminiMemory(sb) {
   const r = await sb.run("gemini", ["-p", "/memory show"], { env: { ...GEMINI_TRUST, GEMINI_API_KEY: "not-a-key" }, until: done });
   if (!/End of Context from|Memory is currently empty/.test(r.stdout)) throw new Error(`gemini never showed its memory\n${show(r)}`);
   return { memory: stripAnsi(r.stdout), run: r };
+}
+
+/**
+ * `gemini -m gemini-2.5-flash -p PROMPT` against the loopback model
+ * (lib/mock-model.mjs, `GOOGLE_GEMINI_BASE_URL`): a whole turn, which exits
+ * 0. Gemini CLI 0.61.0 accepts the base URL only with API-key auth chosen in
+ * its settings (`security.auth.selectedType: "gemini-api-key"` in
+ * ~/.gemini/settings.json; without it: "Invalid auth method selected.",
+ * exit 41): the caller seeds that, as a user who chose API-key auth would
+ * have. A fixed model keeps Gemini from asking a routing model first.
+ * `debug` adds `--debug`, whose stderr reports each hook run ("Hook
+ * execution for SessionStart: 1 hooks executed successfully"). Returns what
+ * Gemini sent the model.
+ */
+export async function geminiTurn(sb, mock, { prompt = "hi", debug = false } = {}) {
+  const from = mock.requests.length;
+  const args = ["-m", "gemini-2.5-flash", "-p", prompt, ...(debug ? ["--debug"] : [])];
+  const r = await sb.run("gemini", args, { env: { ...GEMINI_TRUST, ...mock.geminiEnv } });
+  if (r.status !== 0 || r.timedOut) throw new Error(`gemini -p against the loopback model failed\n${show(r)}`);
+  return { run: r, sent: mock.sentSince(from), requests: mock.requests.slice(from) };
 }
 
 // ------------------------------------------------------------------- opencode

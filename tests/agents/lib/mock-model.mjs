@@ -7,6 +7,8 @@
 //   turn asks for one tool call, Read of `readFile`; once the tool result
 //   comes back it answers "ok".
 // - OpenAI Responses API (Codex, via a model provider): answers "ok".
+// - Gemini API (Gemini CLI, via GOOGLE_GEMINI_BASE_URL with API-key auth):
+//   generateContent / streamGenerateContent answer "ok".
 //
 // The key the agents are given is the string "not-a-key": it opens nothing.
 import { createServer } from "node:http";
@@ -24,6 +26,8 @@ export async function startMockModel({ readFile } = {}) {
       requests.push({ method: req.method, url: req.url, body: json ?? body });
       if (req.method === "POST" && req.url.startsWith("/v1/messages")) return anthropic(json, res, readFile);
       if (req.method === "POST" && req.url.startsWith("/v1/responses")) return responses(res);
+      if (req.method === "POST" && /:streamGenerateContent\b/.test(req.url)) return gemini(res, true);
+      if (req.method === "POST" && /:generateContent\b/.test(req.url)) return gemini(res, false);
       res.writeHead(404, { "content-type": "application/json" });
       res.end("{}");
     });
@@ -43,6 +47,8 @@ export async function startMockModel({ readFile } = {}) {
       `model_providers.coffer-mock={name="coffer-mock",base_url="${base}/v1",wire_api="responses",env_key="CODEX_MOCK_KEY"}`,
     ],
     codexEnv: { CODEX_MOCK_KEY: "not-a-key" },
+    /** Environment for Gemini CLI (its API-key auth, pointed here). */
+    geminiEnv: { GOOGLE_GEMINI_BASE_URL: base, GEMINI_API_KEY: "not-a-key" },
     /** Everything the agents sent since `from`, as one string. */
     sentSince: (from) => requests.slice(from).map((r) => JSON.stringify(r.body)).join("\n"),
     close: () => new Promise((ok) => server.close(ok)),
@@ -90,4 +96,14 @@ function responses(res) {
     { type: "response.output_item.done", output_index: 0, item },
     { type: "response.completed", response: { id: "resp_ok", status: "completed", output: [item], usage } },
   ]);
+}
+
+function gemini(res, stream) {
+  const answer = { candidates: [{ content: { parts: [{ text: "ok" }], role: "model" }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } };
+  if (!stream) {
+    res.writeHead(200, { "content-type": "application/json" });
+    return res.end(JSON.stringify(answer));
+  }
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.end(`data: ${JSON.stringify(answer)}\r\n\r\n`);
 }
