@@ -145,8 +145,8 @@ pub enum Fragment {
     },
     /// A marked block in a Markdown file.
     Block { name: String, body: String },
-    /// The whole file.
-    File { content: String },
+    /// The whole file; `executable` for a script a skill runs.
+    File { content: String, executable: bool },
 }
 
 impl Fragment {

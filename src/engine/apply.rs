@@ -110,8 +110,7 @@ fn write_one(f: &FilePlan, fs: &dyn Fs) -> std::io::Result<()> {
             fs.create_dir(dir)?;
         }
     }
-    // A file coffer creates that holds a secret is the owner's alone.
-    let new_mode = f.private.then_some(0o600);
+    let new_mode = f.new_mode;
     let write = || fs.write_mode(&f.path, f.after.as_deref().unwrap_or_default(), new_mode);
     match &f.after {
         Some(_) => match &f.agent_lock {

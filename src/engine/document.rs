@@ -118,7 +118,7 @@ pub struct SavedFile {
     #[serde(default)]
     pub agent_lock: Option<PathBuf>,
     #[serde(default)]
-    pub private: bool,
+    pub new_mode: Option<u32>,
     pub create_dirs: Vec<PathBuf>,
     pub remove_dirs: Vec<PathBuf>,
 }
@@ -152,7 +152,7 @@ impl SavedPlan {
                         .as_deref()
                         .map(|b| String::from_utf8_lossy(b).into_owned()),
                     agent_lock: f.agent_lock.clone(),
-                    private: f.private,
+                    new_mode: f.new_mode,
                     create_dirs: f.create_dirs.clone(),
                     remove_dirs: f.remove_dirs.clone(),
                 })
@@ -206,7 +206,7 @@ impl SavedPlan {
                 changes: d.changes,
                 notes: d.notes,
                 secrets: Vec::new(),
-                private: c.private,
+                new_mode: c.new_mode,
                 agent_lock: c.agent_lock,
                 create_dirs: c.create_dirs,
                 remove_dirs: c.remove_dirs,

@@ -66,8 +66,9 @@ pub struct FilePlan {
     pub notes: Vec<String>,
     /// Values that must never be shown: renderers put `(sensitive)` there.
     pub secrets: Vec<String>,
-    /// The file holds a secret: created owner-only.
-    pub private: bool,
+    /// The mode of the file when coffer creates it, where it is not the
+    /// usual: owner-only for a secret, executable for a skill's script.
+    pub new_mode: Option<u32>,
     /// The lock folder the file's agent takes while writing it; apply
     /// takes it too.
     pub agent_lock: Option<PathBuf>,
@@ -227,7 +228,7 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
             after: outcome.after,
             changes: outcome.changes,
             notes,
-            private: !secrets.is_empty(),
+            new_mode: new_mode(&target.resources, &secrets),
             secrets,
             agent_lock: target.resources.iter().find_map(|r| r.agent_lock.clone()),
             create_dirs: Vec::new(),
@@ -266,6 +267,25 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
         hook_settings,
         warnings: compiled.warnings.clone(),
     })
+}
+
+/// A file holding a secret is the owner's alone; a script stays runnable.
+fn new_mode(resources: &[Resource], secrets: &[String]) -> Option<u32> {
+    let executable = resources.iter().any(|r| {
+        matches!(
+            r.fragment,
+            crate::resource::Fragment::File {
+                executable: true,
+                ..
+            }
+        )
+    });
+    match (secrets.is_empty(), executable) {
+        (false, true) => Some(0o700),
+        (false, false) => Some(0o600),
+        (true, true) => Some(0o755),
+        (true, false) => None,
+    }
 }
 
 fn update_record(records: &mut Files, path: &Path, record: Option<state::FileRecord>) {

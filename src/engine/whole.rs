@@ -14,7 +14,7 @@ use crate::state::{FileRecord, OwnedWhole, sha256};
 
 pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
     let wanted = input.resources.iter().find_map(|r| match &r.fragment {
-        Fragment::File { content } => Some((*r, content)),
+        Fragment::File { content, .. } => Some((*r, content)),
         _ => None,
     });
     let record = input.record.filter(|r| r.whole.is_some());

@@ -115,6 +115,7 @@ fn plugin_drop(
             },
             Syntax::Whole,
             Fragment::File {
+                executable: false,
                 content: text.replace(templates::HOOK_ARGV, &argv),
             },
         ));

@@ -41,7 +41,10 @@ pub(super) fn compile(
                 origin,
                 dir.join(format!("coffer-{INSTRUCTIONS_BLOCK}.{}", spec.extension)),
                 Syntax::Whole,
-                Fragment::File { content },
+                Fragment::File {
+                    content,
+                    executable: false,
+                },
             ));
             Ok(())
         }

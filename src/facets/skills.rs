@@ -58,11 +58,20 @@ pub(super) fn compile(
                 origin.clone(),
                 folder.join(&name).join(rel),
                 Syntax::Whole,
-                Fragment::File { content },
+                Fragment::File {
+                    content,
+                    // A skill's scripts must stay runnable in the copy.
+                    executable: is_executable(&file),
+                },
             ));
         }
     }
     Ok(())
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
 }
 
 /// Every file below `dir`, leaving out version-control folders.

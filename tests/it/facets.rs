@@ -157,9 +157,21 @@ fn skills_are_copied_and_removed_with_their_folders() {
     )
     .unwrap();
     std::fs::write(skill.join("scripts/run.sh"), "echo hi\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        skill.join("scripts/run.sh"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
     env.desired("version: 1\nagents:\n  claude-code:\n    skills: [skills/review]\n");
     let before = env.tree();
     env.apply();
+    let copied = env.home.join(".claude/skills/review/scripts/run.sh");
+    assert_eq!(
+        std::fs::metadata(&copied).unwrap().permissions().mode() & 0o777,
+        0o755,
+        "a script stays runnable"
+    );
     assert_eq!(
         env.read(".claude/skills/review/SKILL.md").unwrap(),
         std::fs::read(skill.join("SKILL.md")).unwrap()
