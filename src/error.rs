@@ -31,6 +31,10 @@ impl Error {
                 "move the file aside to start a fresh record; coffer still recognises its own hook entries".into(),
             ),
             Error::Conflict { help, .. } => Some(help.clone()),
+            Error::Desired(DesiredError::Read { .. }) => Some(
+                "pass the desired file with -f FILE (default: coffer.yaml here); `coffer import` writes one from what is installed".into(),
+            ),
+            Error::Io(_) => Some("nothing was written; fix the cause and run coffer again".into()),
             _ => None,
         }
     }

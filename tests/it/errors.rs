@@ -155,3 +155,11 @@ fn target_that_ends_too_soon() {
         "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls)\"]\n  }\n\n"
     ));
 }
+
+#[test]
+fn a_missing_desired_file_says_what_to_do() {
+    let env = TestEnv::new();
+    let r = env.run(&["plan"]);
+    assert_eq!(r.code, 1);
+    insta::assert_snapshot!(r.snapshot());
+}
