@@ -37,7 +37,8 @@ if [[ ! -x /usr/bin/time ]]; then
     fi
 fi
 
-cargo build --release --locked --quiet
+# The binary we ship (static, musl; see docs/performance.md).
+coffer=$(scripts/build-dist.sh | tail -n 1)
 
 if [[ -z "${NO_PEERS:-}" ]]; then
     mkdir -p "$peers"
@@ -69,7 +70,7 @@ fi
 } >&2
 
 python3 bench/bench.py \
-    --coffer target/release/coffer \
+    --coffer "$coffer" \
     --work "$cache/bench-work" \
     --runs "${RUNS:-100}" --peer-runs "${PEER_RUNS:-10}" \
     --out docs ${FIFO:+--fifo} \

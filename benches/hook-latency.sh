@@ -4,8 +4,9 @@
 #
 #   benches/hook-latency.sh [--fifo] [--rounds N]
 #
-# Builds the benchmark with the release profile, then runs it: it applies a
-# desired file with one file source in a throwaway home, reads the command
+# Builds the shipped binary (scripts/build-dist.sh: static, musl, PIE) and
+# the benchmark, then runs it: it applies a desired file with one
+# file source in a throwaway home, reads the command
 # `apply` wrote into ~/.claude/settings.json, and runs it N times (default
 # 400) from spawn to exit, interleaved with /bin/true and python3. Prints a
 # Markdown table: wall-clock median and percentiles, and the CPU time the
@@ -26,6 +27,9 @@ command -v python3 >/dev/null || { echo "python3 is needed for the comparison" >
 bench=$(cargo bench --bench hook_latency --no-run 2>&1 |
     sed -n 's/.*Executable benches\/hook_latency.rs (\(.*\))/\1/p' | tail -n 1)
 [ -x "$bench" ] || { echo "could not build the benchmark" >&2; exit 1; }
+COFFER_BIN=$(scripts/build-dist.sh | tail -n 1)
+[ -x "$COFFER_BIN" ] || { echo "could not build coffer" >&2; exit 1; }
+export COFFER_BIN
 echo "machine: $(nproc) cores, $(uname -sr), $(python3 --version 2>&1), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "coffer: $(git rev-parse --short HEAD 2>/dev/null || echo '?')${fifo:+, measured under $fifo}"
+echo "coffer: $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(file -b "$COFFER_BIN" | grep -o '[a-z-]* linked' || echo '?')${fifo:+, measured under $fifo}"
 exec $fifo "$bench" "$@"

@@ -14,9 +14,11 @@
 //! - `coffer::hook::output` in process: the hook's own work without the
 //!   process start.
 //!
-//! `-- --command CMD` times another shell command instead of the
-//! installed one (benches/hook-latency.sh uses it); `-- --rounds N` sets
-//! the number of rounds (default 400).
+//! `COFFER_BIN=PATH` installs and times that binary instead of the one cargo
+//! built for the benchmark (benches/hook-latency.sh passes the shipped
+//! build, from scripts/build-dist.sh); `-- --command CMD` times another shell
+//! command instead of the installed one; `-- --rounds N` sets the number of
+//! rounds (default 400).
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -168,7 +170,10 @@ impl Setup {
             "version: 1\nagents:\n  claude-code:\n    context:\n      sources:\n        - file: rules/house.md\n",
         )
         .unwrap();
-        let exe = Path::new(env!("CARGO_BIN_EXE_coffer"));
+        let exe = std::env::var_os("COFFER_BIN")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_coffer")));
+        let exe = exe.as_path();
         let setup = Setup {
             bin_dir: exe.parent().unwrap().to_owned(),
             _dir: dir,

@@ -25,6 +25,9 @@
 use std::ops::Range;
 
 const BOM: &str = "\u{feff}";
+/// Spare capacity in a decoded body: more than the fragments coffer splices
+/// into one file in a plan (hook entries, servers, an instructions block).
+const EDIT_ROOM: usize = 64 * 1024;
 
 /// A file's text with its byte-order mark held aside.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,16 +48,16 @@ impl Text {
         let s = std::str::from_utf8(bytes).map_err(|e| NotUtf8 {
             offset: e.valid_up_to(),
         })?;
-        Ok(match s.strip_prefix(BOM) {
-            Some(rest) => Text {
-                bom: true,
-                body: rest.to_owned(),
-            },
-            None => Text {
-                bom: false,
-                body: s.to_owned(),
-            },
-        })
+        let (bom, rest) = match s.strip_prefix(BOM) {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        // Room for coffer's edits, so that splicing them in does not move
+        // the body: on a 10 MB file a move copies 10 MB, and an allocator
+        // that cannot grow in place holds both copies at once.
+        let mut body = String::with_capacity(rest.len() + EDIT_ROOM);
+        body.push_str(rest);
+        Ok(Text { bom, body })
     }
 
     /// The file's bytes, reusing the body's buffer: on a 10 MB file a copy
@@ -292,6 +295,21 @@ pub fn insert_lines(text: &mut String, at: usize, lines: &[String], eol: &str, b
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_decoded_body_has_room_for_edits() {
+        // Checked on the capacity: whether a reallocation moves the buffer
+        // depends on the allocator and on what lies after it.
+        let file = format!("{{\"a\": \"{}\"}}\n", "x".repeat(1 << 20));
+        for bytes in [
+            file.clone().into_bytes(),
+            [BOM.as_bytes(), file.as_bytes()].concat(),
+        ] {
+            let t = Text::decode(&bytes).unwrap();
+            assert_eq!(t.body, file);
+            assert!(t.body.capacity() - t.body.len() >= EDIT_ROOM);
+        }
+    }
 
     #[test]
     fn bom_is_held_aside_and_restored() {
