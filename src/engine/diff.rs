@@ -82,13 +82,13 @@ struct Middle<'a> {
 fn middle<'a>(a: &'a str, b: &'a str, keep: usize) -> Middle<'a> {
     let (ab, bb) = (a.as_bytes(), b.as_bytes());
     // The longest common prefix, cut back to just after a line break.
-    let raw_prefix = common_prefix(ab, bb);
+    let raw_prefix = super::bytes::common_prefix(ab, bb);
     let mut start = memchr::memrchr(b'\n', &ab[..raw_prefix]).map_or(0, |i| i + 1);
     // The longest common suffix that leaves the prefix alone, cut forward
     // to just after a line break inside it, so that it starts a line in
     // both texts.
     let room = ab.len().min(bb.len()) - start;
-    let raw_suffix = common_suffix(&ab[ab.len() - room..], &bb[bb.len() - room..]);
+    let raw_suffix = super::bytes::common_suffix(&ab[ab.len() - room..], &bb[bb.len() - room..]);
     let suffix_from = ab.len() - raw_suffix;
     let mut suffix = match memchr::memchr(b'\n', &ab[suffix_from..]) {
         Some(i) => raw_suffix - (i + 1),
@@ -113,39 +113,6 @@ fn middle<'a>(a: &'a str, b: &'a str, keep: usize) -> Middle<'a> {
         skipped_lines: memchr::memchr_iter(b'\n', &ab[..start]).count(),
         suffix_cut: suffix > 0,
     }
-}
-
-/// How many bytes `a` and `b` share at their start: whole blocks compared
-/// with memcmp, then bytes (10 MB a byte at a time took milliseconds).
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 256;
-    let n = a.len().min(b.len());
-    let mut i = 0;
-    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
-        i += BLOCK;
-    }
-    i + a[i..n]
-        .iter()
-        .zip(&b[i..n])
-        .take_while(|(x, y)| x == y)
-        .count()
-}
-
-/// How many bytes `a` and `b` share at their end.
-fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 256;
-    let n = a.len().min(b.len());
-    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
-    let mut k = 0;
-    while k + BLOCK <= n && a[n - k - BLOCK..n - k] == b[n - k - BLOCK..n - k] {
-        k += BLOCK;
-    }
-    k + a[..n - k]
-        .iter()
-        .rev()
-        .zip(b[..n - k].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count()
 }
 
 /// Add `lines` to both line numbers of every hunk header.
@@ -241,35 +208,6 @@ mod tests {
                 whole(&before, &after),
                 "case {case}:\n{before:?}\n{after:?}"
             );
-        }
-    }
-
-    #[test]
-    fn common_ends_by_blocks_equal_byte_by_byte() {
-        let mut seed = 0x9e37_79b9_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as usize
-        };
-        for _ in 0..500 {
-            let a: Vec<u8> = (0..next(2000)).map(|_| b'a' + next(2) as u8).collect();
-            let mut b = a.clone();
-            if !b.is_empty() {
-                let at = next(b.len() as u64);
-                b[at] = b'z';
-            }
-            b.extend((0..next(3)).map(|_| b'a'));
-            let naive_prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-            let naive_suffix = a
-                .iter()
-                .rev()
-                .zip(b.iter().rev())
-                .take_while(|(x, y)| x == y)
-                .count();
-            assert_eq!(super::common_prefix(&a, &b), naive_prefix);
-            assert_eq!(super::common_suffix(&a, &b), naive_suffix);
         }
     }
 

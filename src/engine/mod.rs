@@ -5,6 +5,7 @@
 //! rolls back the files it already wrote if a later write fails.
 
 mod apply;
+mod bytes;
 pub mod diff;
 mod document;
 mod hook_settings;

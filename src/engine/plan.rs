@@ -211,7 +211,11 @@ pub fn plan(file: &DesiredFile, mode: Mode, env: &Env, fs: &dyn Fs) -> Result<Pl
             .collect();
         secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
         secrets.dedup();
-        if before == outcome.after {
+        let unchanged = match (&before, &outcome.after) {
+            (Some(b), Some(a)) => super::bytes::same(b, a),
+            (b, a) => b.is_none() && a.is_none(),
+        };
+        if unchanged {
             update_record(&mut after_records, path, outcome.record);
             continue;
         }
