@@ -5,11 +5,11 @@
 #   scripts/build-dist.sh
 #
 # On Linux it is linked statically against musl: a glibc process on the
-# 2-core VM this is measured on spends about 0.9 ms of CPU before main()
-# (its start-up queries the CPU's caches with cpuid, which traps to the
-# hypervisor), and the hook pays that on every session start. The static
-# musl build starts in about 0.8 ms where /bin/true takes 1.3–1.5 ms; see
-# docs/performance.md, "The shipped binary". It is position-independent,
+# 2-core VM this is measured on spends about 0.8 ms of CPU before main()
+# (its start-up asks the CPU for its cache sizes with cpuid, which traps to
+# the hypervisor), and the hook pays that on every session start. The
+# static musl build runs the hook in about 0.9 ms where /bin/true takes
+# 1.2–1.5 ms; see docs/performance.md, "The shipped binary". It is position-independent,
 # so ASLR is kept. The musl target is added through rustup when missing; if
 # that fails (no network), the build falls back to the host's C library
 # and says so. Elsewhere it is the host target with the same profile.
