@@ -9,10 +9,11 @@
 # (its start-up asks the CPU for its cache sizes with cpuid, which traps to
 # the hypervisor), and the hook pays that on every session start. The
 # static musl build runs the hook in about 0.9 ms where /bin/true takes
-# 1.2–1.5 ms; see docs/performance.md, "The shipped binary". It is position-independent,
-# so ASLR is kept. The musl target is added through rustup when missing; if
-# that fails (no network), the build falls back to the host's C library
-# and says so. Elsewhere it is the host target with the same profile.
+# 1.2–1.5 ms; see docs/performance.md, "The shipped binary". It is
+# position-independent, so ASLR is kept. The musl target is added through
+# rustup when missing; if that fails (no network), the build falls back to
+# the host's C library and says so. Elsewhere it is the host target with
+# the same profile.
 set -eu
 cd "$(dirname "$0")/.."
 target=

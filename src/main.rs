@@ -1,13 +1,13 @@
 use std::process::ExitCode;
 
+use clap::Parser;
+
 /// The shipped binary is linked against musl (scripts/build-dist.sh), whose
 /// own allocator cost a five-agent plan 70 more page faults and 0.8 ms of CPU
 /// over dlmalloc, which is written in Rust and needs no C toolchain.
 #[cfg(target_env = "musl")]
 #[global_allocator]
 static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
-
-use clap::Parser;
 
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
