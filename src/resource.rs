@@ -140,6 +140,9 @@ pub enum Fragment {
         parent: Vec<String>,
         name: String,
         value: Value,
+        /// When set, `parent` is a list and the member is its item whose
+        /// field of this name is `name` (Qwen's `modelProviders.openai`).
+        item_key: Option<String>,
         /// Take over a member of that name that coffer did not create.
         adopt: bool,
     },
@@ -156,7 +159,12 @@ impl Fragment {
         match self {
             Fragment::ArrayEntry { array, value } => format!("{} entry {value}", array.join(".")),
             Fragment::RequiredKey { key, .. } => key.clone(),
-            Fragment::Member { parent, name, .. } => member_label(parent, name),
+            Fragment::Member {
+                parent,
+                name,
+                item_key,
+                ..
+            } => member_label(parent, name, item_key.as_deref()),
             Fragment::Block { name, .. } => format!("block {name}"),
             Fragment::File { .. } => "file".into(),
         }
@@ -167,17 +175,27 @@ impl Fragment {
         match self {
             Fragment::ArrayEntry { array, .. } => format!("{} entry", array.join(".")),
             Fragment::RequiredKey { key, .. } => key.clone(),
-            Fragment::Member { parent, name, .. } => member_label(parent, name),
+            Fragment::Member {
+                parent,
+                name,
+                item_key,
+                ..
+            } => member_label(parent, name, item_key.as_deref()),
             Fragment::Block { name, .. } => format!("block {name}"),
             Fragment::File { .. } => "file".into(),
         }
     }
 }
 
-pub fn member_label(parent: &[String], name: &str) -> String {
-    let mut p = parent.to_vec();
-    p.push(name.to_owned());
-    p.join(".")
+pub fn member_label(parent: &[String], name: &str, item_key: Option<&str>) -> String {
+    match item_key {
+        Some(key) => format!("{}[{key}={name}]", parent.join(".")),
+        None => {
+            let mut p = parent.to_vec();
+            p.push(name.to_owned());
+            p.join(".")
+        }
+    }
 }
 
 /// What coffer may own in a file, and how to recognise it.

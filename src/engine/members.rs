@@ -4,7 +4,9 @@
 //! member is coffer's only when the ledger says coffer put it there; a
 //! same-named member coffer did not create is a conflict unless the desired
 //! file says `adopt: true`, and an adopted member gets its old value back
-//! on removal.
+//! on removal. A member can also be one item of a list, known by a field
+//! (Qwen's `modelProviders.openai` models by `id`): the same rules hold
+//! for that item, and the user's items around it are not coffer's.
 
 use serde_json::Value;
 
@@ -22,6 +24,86 @@ pub(super) trait MemberDoc {
     /// Put the member there with `value`, in place when it exists.
     fn set(&mut self, parent: &[String], name: &str, value: &Value) -> Result<Placed, Error>;
     fn remove(&mut self, parent: &[String], name: &str) -> Result<(), Error>;
+
+    /// The item of the list at `list` whose `key` field is `id`, if it is
+    /// there. Only formats whose registry rows name lists implement these.
+    fn get_item(&self, _list: &[String], _key: &str, _id: &str) -> Result<Option<Value>, Error> {
+        Err(no_lists())
+    }
+    /// Put that item there with `value`: in place when it exists, else at
+    /// the end of the list.
+    fn set_item(
+        &mut self,
+        _list: &[String],
+        _key: &str,
+        _id: &str,
+        _value: &Value,
+    ) -> Result<Placed, Error> {
+        Err(no_lists())
+    }
+    fn remove_item(&mut self, _list: &[String], _key: &str, _id: &str) -> Result<(), Error> {
+        Err(no_lists())
+    }
+}
+
+/// Unreachable from a desired file: `facets::provider` refuses a list item
+/// outside JSON where it is declared.
+fn no_lists() -> Error {
+    Error::Io(std::io::Error::new(
+        std::io::ErrorKind::Unsupported,
+        "coffer edits list items only in JSON files",
+    ))
+}
+
+/// Where a member sits: `name` in the object at `parent`, or the item of
+/// the list at `parent` whose `item_key` field is `name`.
+#[derive(Clone, Copy)]
+struct Slot<'a> {
+    parent: &'a [String],
+    name: &'a str,
+    item_key: Option<&'a str>,
+}
+
+impl Slot<'_> {
+    fn get(&self, doc: &impl MemberDoc) -> Result<Option<Value>, Error> {
+        match self.item_key {
+            Some(key) => doc.get_item(self.parent, key, self.name),
+            None => doc.get(self.parent, self.name),
+        }
+    }
+
+    fn set(&self, doc: &mut impl MemberDoc, value: &Value) -> Result<Placed, Error> {
+        match self.item_key {
+            Some(key) => doc.set_item(self.parent, key, self.name, value),
+            None => doc.set(self.parent, self.name, value),
+        }
+    }
+
+    fn remove(&self, doc: &mut impl MemberDoc) -> Result<(), Error> {
+        match self.item_key {
+            Some(key) => doc.remove_item(self.parent, key, self.name),
+            None => doc.remove(self.parent, self.name),
+        }
+    }
+
+    fn label(&self) -> String {
+        member_label(self.parent, self.name, self.item_key)
+    }
+
+    fn owns(&self, m: &OwnedMember) -> bool {
+        m.parent == self.parent && m.name == self.name && m.item_key.as_deref() == self.item_key
+    }
+
+    fn owned(&self, facet: Facet, origins: Vec<String>, adopted: Option<Value>) -> OwnedMember {
+        OwnedMember {
+            parent: self.parent.to_vec(),
+            name: self.name.to_owned(),
+            item_key: self.item_key.map(str::to_owned),
+            facet,
+            origins,
+            adopted,
+        }
+    }
 }
 
 /// A whole file of named members and nothing else of coffer's (TOML,
@@ -71,8 +153,7 @@ pub(super) struct Placed {
 
 struct Wanted<'a> {
     resource: &'a Resource,
-    parent: &'a [String],
-    name: &'a str,
+    slot: Slot<'a>,
     value: &'a Value,
     adopt: bool,
 }
@@ -86,11 +167,15 @@ fn wanted<'a>(input: &'a Input) -> Vec<Wanted<'a>> {
                 parent,
                 name,
                 value,
+                item_key,
                 adopt,
             } => Some(Wanted {
                 resource: r,
-                parent: parent.as_slice(),
-                name: name.as_str(),
+                slot: Slot {
+                    parent,
+                    name,
+                    item_key: item_key.as_deref(),
+                },
                 value,
                 adopt: *adopt,
             }),
@@ -101,8 +186,8 @@ fn wanted<'a>(input: &'a Input) -> Vec<Wanted<'a>> {
 
 /// Bring the members of `doc` to what `input` wants, recording ownership.
 /// Returns what the insertions created, for the format's own pruning.
-pub(super) fn reconcile<D: MemberDoc>(
-    doc: &mut D,
+pub(super) fn reconcile(
+    doc: &mut impl MemberDoc,
     input: &Input,
     record: &mut FileRecord,
     changes: &mut Vec<Change>,
@@ -112,10 +197,7 @@ pub(super) fn reconcile<D: MemberDoc>(
 
     // Owned members nobody wants any more go (or get their old value back).
     for mut m in std::mem::take(&mut record.members) {
-        if wanted
-            .iter()
-            .any(|w| w.parent == m.parent && w.name == m.name)
-        {
+        if wanted.iter().any(|w| w.slot.owns(&m)) {
             record.members.push(m);
             continue;
         }
@@ -126,33 +208,35 @@ pub(super) fn reconcile<D: MemberDoc>(
             record.members.push(m);
             continue;
         }
-        if doc.get(&m.parent, &m.name)?.is_some() {
+        let slot = Slot {
+            parent: &m.parent,
+            name: &m.name,
+            item_key: m.item_key.as_deref(),
+        };
+        if slot.get(doc)?.is_some() {
             match &m.adopted {
                 Some(old) => {
-                    doc.set(&m.parent, &m.name, old)?;
+                    slot.set(doc, old)?;
                 }
-                None => doc.remove(&m.parent, &m.name)?,
+                None => slot.remove(doc)?,
             }
             changes.push(change(
                 ChangeOp::Remove,
                 m.facet,
                 m.origins.clone(),
-                member_label(&m.parent, &m.name),
+                slot.label(),
             ));
         }
     }
 
     for w in &wanted {
-        let label = member_label(w.parent, w.name);
-        let owned = record
-            .members
-            .iter()
-            .position(|m| m.parent == w.parent && m.name == w.name);
-        let current = doc.get(w.parent, w.name)?;
+        let label = w.slot.label();
+        let owned = record.members.iter().position(|m| w.slot.owns(m));
+        let current = w.slot.get(doc)?;
         match (current, owned) {
             (Some(cur), owned) if owned.is_some() || w.adopt => {
                 if &cur != w.value {
-                    doc.set(w.parent, w.name, w.value)?;
+                    w.slot.set(doc, w.value)?;
                     changes.push(change(
                         ChangeOp::Change,
                         w.resource.facet(),
@@ -163,26 +247,22 @@ pub(super) fn reconcile<D: MemberDoc>(
                 match owned {
                     Some(i) => record.members[i].origins = w.resource.agents(),
                     // Adopted: its old value comes back when coffer lets go.
-                    None => record.members.push(OwnedMember {
-                        parent: w.parent.to_vec(),
-                        name: w.name.to_owned(),
-                        facet: w.resource.facet(),
-                        origins: w.resource.agents(),
-                        adopted: Some(cur),
-                    }),
+                    None => record.members.push(w.slot.owned(
+                        w.resource.facet(),
+                        w.resource.agents(),
+                        Some(cur),
+                    )),
                 }
             }
             (Some(_), _) => return Err(conflict(input.display, w)),
             (None, owned) => {
-                placed.push(doc.set(w.parent, w.name, w.value)?);
+                placed.push(w.slot.set(doc, w.value)?);
                 if owned.is_none() {
-                    record.members.push(OwnedMember {
-                        parent: w.parent.to_vec(),
-                        name: w.name.to_owned(),
-                        facet: w.resource.facet(),
-                        origins: w.resource.agents(),
-                        adopted: None,
-                    });
+                    record.members.push(w.slot.owned(
+                        w.resource.facet(),
+                        w.resource.agents(),
+                        None,
+                    ));
                 }
                 changes.push(change(
                     ChangeOp::Add,
@@ -205,12 +285,12 @@ fn conflict(display: &str, w: &Wanted) -> Error {
     Error::Conflict {
         message: format!(
             "{display} already has {what} `{}` ({}) that coffer did not create",
-            w.name,
-            member_label(w.parent, w.name)
+            w.slot.name,
+            w.slot.label()
         ),
         help: format!(
             "rename coffer's entry, remove the existing one, or add `adopt: true` to `{}` in the desired file to let coffer manage it",
-            w.name
+            w.slot.name
         ),
     }
 }

@@ -50,6 +50,7 @@ pub(super) fn compile(
             parent: spec.servers_key.clone(),
             name: name.value.clone(),
             value,
+            item_key: None,
             adopt: server.adopt,
         };
         let mut r = Resource::new(origin.clone(), path.clone(), spec.syntax, member);

@@ -8,7 +8,7 @@ use super::template::fill;
 use super::{Compiled, Placed};
 use crate::desired::{DesiredError, ProviderFacet, Sp};
 use crate::registry::{AgentDescriptor, ProviderSupport};
-use crate::resource::{Facet, Fragment, Resource};
+use crate::resource::{Facet, Fragment, Resource, Syntax};
 
 pub(super) fn compile(
     placed: &Placed,
@@ -53,11 +53,28 @@ pub(super) fn compile(
             ));
         }
     };
+    if spec.item_key.is_some()
+        && !matches!(spec.syntax, Syntax::Json | Syntax::Jsonc | Syntax::Json5)
+    {
+        return Err(placed.file.error_at(
+            facet.span,
+            &format!(
+                "{}'s provider is an item of a list, in a file that is not JSON",
+                agent.id
+            ),
+            "coffer edits list items only in JSON, JSONC and JSON5 files",
+            Some(
+                "drop `item_key` from the agent's provider, or name the member that holds the list"
+                    .into(),
+            ),
+        ));
+    }
     let value = fill(&spec.value, &slots).unwrap_or(Value::Null);
     let member = Fragment::Member {
         parent: spec.parent.clone(),
         name,
         value,
+        item_key: spec.item_key.clone(),
         adopt: p.adopt,
     };
     out.resources

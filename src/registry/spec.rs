@@ -222,6 +222,11 @@ pub struct ProviderSpec {
     pub parent: Vec<String>,
     /// The member's name (a template: `${id}`).
     pub name: String,
+    /// When set, `parent` is a list of objects and the member is the item
+    /// whose field of this name is `name`: coffer owns that item, not the
+    /// list. JSON files only.
+    #[serde(default)]
+    pub item_key: Option<String>,
     /// The member's value (a template).
     pub value: Value,
     #[serde(default)]

@@ -153,6 +153,10 @@ impl FileRecord {
 pub struct OwnedMember {
     pub parent: Vec<String>,
     pub name: String,
+    /// Set when the member is an item of the list at `parent` (see
+    /// `Fragment::Member`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_key: Option<String>,
     pub facet: crate::resource::Facet,
     /// The agents that want it.
     pub origins: Vec<String>,

@@ -61,6 +61,15 @@ fn event_the_agent_lacks() {
 }
 
 #[test]
+fn list_item_provider_outside_json() {
+    // Only JSON files get list items; a declared agent that asks for one
+    // in TOML is refused where its provider is set.
+    insta::assert_snapshot!(plan_error(
+        "version: 1\ndefine:\n  - id: tiny\n    name: Tiny\n    context: { mechanism: unsupported, evidence: none }\n    mcp: { mechanism: unsupported, evidence: none }\n    instructions: { mechanism: unsupported, evidence: none }\n    skills: { mechanism: unsupported, evidence: none }\n    provider:\n      mechanism: member\n      user: ~/.tiny/config.toml\n      project: .tiny/config.toml\n      syntax: toml\n      parent: [models]\n      item_key: id\n      name: \"${model}\"\n      value: { id: \"${model}\", url: \"${base_url}\" }\n      evidence: https://example.invalid/tiny\nagents:\n  tiny:\n    provider: { base_url: \"http://localhost:8080/v1\", model: m }\n"
+    ));
+}
+
+#[test]
 fn unsupported_version() {
     insta::assert_snapshot!(plan_error("version: 3\n"));
 }

@@ -146,6 +146,100 @@ fn claude_provider_is_a_settings_env_member() {
     );
 }
 
+/// A Qwen settings file whose `modelProviders.openai` list holds the
+/// user's own model, with a comment, in Qwen's JSONC.
+const QWEN_SETTINGS: &str = "{\n  // my models\n  \"modelProviders\": {\n    \"openai\": [\n      {\n        \"id\": \"gpt-4o\",\n        \"name\": \"GPT-4o\",\n        \"baseUrl\": \"https://api.openai.com/v1\",\n        \"envKey\": \"OPENAI_API_KEY\"\n      }\n    ]\n  },\n  \"model\": { \"name\": \"gpt-4o\" }\n}\n";
+
+fn qwen_provider(extra: &str) -> String {
+    format!(
+        "version: 1\nagents:\n  qwen-code:\n    provider: {{ base_url: \"http://localhost:8080/v1\", model: qwen3-coder, api_key_env: MY_KEY{extra} }}\n"
+    )
+}
+
+#[test]
+fn qwen_provider_is_one_model_in_the_users_list() {
+    let env = TestEnv::new();
+    env.desired(&qwen_provider(""));
+    env.put(".qwen/settings.json", QWEN_SETTINGS);
+    let plan = env.run(&["plan"]);
+    assert!(
+        plan.stdout
+            .contains("Plan: 1 to add, 0 to change, 0 to remove."),
+        "{}",
+        plan.stdout
+    );
+    env.apply();
+    assert_eq!(
+        String::from_utf8(env.read(".qwen/settings.json").unwrap()).unwrap(),
+        QWEN_SETTINGS.replace(
+            "        \"envKey\": \"OPENAI_API_KEY\"\n      }\n",
+            "        \"envKey\": \"OPENAI_API_KEY\"\n      },\n      {\n        \"id\": \"qwen3-coder\",\n        \"name\": \"coffer\",\n        \"baseUrl\": \"http://localhost:8080/v1\",\n        \"envKey\": \"MY_KEY\"\n      }\n"
+        ),
+        "coffer's model goes after the user's"
+    );
+    assert_eq!(env.run(&["plan", "--detailed-exitcode"]).code, 0);
+    // A model the user adds after coffer's is theirs and stays.
+    let applied = String::from_utf8(env.read(".qwen/settings.json").unwrap()).unwrap();
+    let with_users = applied.replace(
+        "        \"envKey\": \"MY_KEY\"\n      }\n",
+        "        \"envKey\": \"MY_KEY\"\n      },\n      { \"id\": \"mine\" }\n",
+    );
+    env.put(".qwen/settings.json", &with_users);
+    env.destroy();
+    assert_eq!(
+        String::from_utf8(env.read(".qwen/settings.json").unwrap()).unwrap(),
+        QWEN_SETTINGS.replace(
+            "        \"envKey\": \"OPENAI_API_KEY\"\n      }\n",
+            "        \"envKey\": \"OPENAI_API_KEY\"\n      },\n      { \"id\": \"mine\" }\n"
+        )
+    );
+}
+
+#[test]
+fn qwen_model_the_user_has_is_a_conflict_until_adopted() {
+    let env = TestEnv::new();
+    let users = QWEN_SETTINGS.replace("\"id\": \"gpt-4o\"", "\"id\": \"qwen3-coder\"");
+    env.put(".qwen/settings.json", &users);
+    env.desired(&qwen_provider(""));
+    let r = env.run(&["plan"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("modelProviders.openai[id=qwen3-coder]")
+            && r.stderr.contains("adopt: true"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(env.read(".qwen/settings.json").unwrap(), users.as_bytes());
+
+    env.desired(&qwen_provider(", adopt: true"));
+    env.apply();
+    let adopted = String::from_utf8(env.read(".qwen/settings.json").unwrap()).unwrap();
+    assert!(
+        adopted.contains("\"baseUrl\": \"http://localhost:8080/v1\"")
+            && !adopted.contains("GPT-4o"),
+        "{adopted}"
+    );
+    env.destroy();
+    assert_eq!(
+        env.read(".qwen/settings.json").unwrap(),
+        users.as_bytes(),
+        "the user's model comes back"
+    );
+}
+
+#[test]
+fn qwen_provider_in_a_new_file_leaves_nothing_behind() {
+    let env = TestEnv::new();
+    env.desired(&qwen_provider(""));
+    env.apply();
+    assert_eq!(
+        String::from_utf8(env.read(".qwen/settings.json").unwrap()).unwrap(),
+        "{\n  \"modelProviders\": {\n    \"openai\": [\n      {\n        \"id\": \"qwen3-coder\",\n        \"name\": \"coffer\",\n        \"baseUrl\": \"http://localhost:8080/v1\",\n        \"envKey\": \"MY_KEY\"\n      }\n    ]\n  }\n}\n"
+    );
+    env.destroy();
+    assert!(!env.exists(".qwen/settings.json"));
+}
+
 #[test]
 fn skills_are_copied_and_removed_with_their_folders() {
     let env = TestEnv::new();

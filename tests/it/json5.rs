@@ -181,6 +181,7 @@ fn member(facet: Facet, parent: [&str; 2], name: &str, value: Value) -> Resource
             parent: parent.map(str::to_owned).to_vec(),
             name: name.into(),
             value,
+            item_key: None,
             adopt: false,
         },
     )

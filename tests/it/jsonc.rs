@@ -297,6 +297,7 @@ fn jsonc_hooks(events: &[&str]) -> (Vec<Resource>, Claim) {
                 parent: vec!["mcpServers".into()],
                 name: "Coffer".into(),
                 value: json!({"command": "coffer", "args": ["mcp"], "env": {}}),
+                item_key: None,
                 adopt: false,
             })))
         .collect();

@@ -82,6 +82,7 @@ fn run(
                 parent: vec!["mcpServers".into()],
                 name: "Coffer".into(),
                 value: json!({"command": "coffer", "args": ["mcp"]}),
+                item_key: None,
                 adopt: false,
             },
         )))

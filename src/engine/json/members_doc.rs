@@ -6,6 +6,7 @@ use super::open::{doc_text_for_errors, edit_error, parse_value};
 use crate::engine::members::{MemberDoc, Placed};
 use crate::error::Error;
 use crate::formats::json::edit::{EditError, JsonDoc};
+use crate::formats::json::scan::Item;
 
 /// The document and what is needed to report its errors.
 pub(super) struct JsonMembers<'a> {
@@ -19,6 +20,36 @@ pub(super) struct JsonMembers<'a> {
 impl JsonMembers<'_> {
     fn err(&self, e: EditError) -> Error {
         edit_error(self.display, &doc_text_for_errors(self.before), e)
+    }
+
+    /// The list at `list`'s item whose `key` field is the string `id`:
+    /// its index and where it is. Items that are not objects, or lack the
+    /// field, are the user's and never match.
+    fn find_item(
+        &self,
+        list: &[String],
+        key: &str,
+        id: &str,
+    ) -> Result<Option<(usize, Item)>, Error> {
+        let Some(c) = self.doc.container(list, false).map_err(|e| self.err(e))? else {
+            return Ok(None);
+        };
+        for (i, item) in c.items.iter().enumerate() {
+            if self.doc.text().as_bytes()[item.value.start] != b'{' {
+                continue;
+            }
+            let object = self
+                .doc
+                .container_at(item.value.start)
+                .map_err(|e| self.err(e.into()))?;
+            let field = object
+                .member(key)
+                .and_then(|(_, f)| parse_value(self.doc.slice(f.value.clone()), self.doc.flavor));
+            if field.as_ref().and_then(Value::as_str) == Some(id) {
+                return Ok(Some((i, item.clone())));
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -62,6 +93,42 @@ impl MemberDoc for JsonMembers<'_> {
         if let Some(i) = index {
             self.doc
                 .remove_item(parent, true, i)
+                .map_err(|e| self.err(e))?;
+        }
+        Ok(())
+    }
+
+    fn get_item(&self, list: &[String], key: &str, id: &str) -> Result<Option<Value>, Error> {
+        Ok(self
+            .find_item(list, key, id)?
+            .and_then(|(_, item)| parse_value(self.doc.slice(item.value), self.doc.flavor)))
+    }
+
+    fn set_item(
+        &mut self,
+        list: &[String],
+        key: &str,
+        id: &str,
+        value: &Value,
+    ) -> Result<Placed, Error> {
+        if let Some((_, item)) = self.find_item(list, key, id)? {
+            self.doc.replace_value(&item, value);
+            return Ok(Placed::default());
+        }
+        let ins = self
+            .doc
+            .append_to_array(list, value)
+            .map_err(|e| self.err(e))?;
+        Ok(Placed {
+            created: ins.created,
+            expanded: ins.expanded,
+        })
+    }
+
+    fn remove_item(&mut self, list: &[String], key: &str, id: &str) -> Result<(), Error> {
+        if let Some((i, _)) = self.find_item(list, key, id)? {
+            self.doc
+                .remove_item(list, false, i)
                 .map_err(|e| self.err(e))?;
         }
         Ok(())
