@@ -18,16 +18,7 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
         Start::New(record) => (record, false, String::new()),
         Start::Existing(record, t) => (record, t.bom, t.body),
     };
-    // The text as read is decoded again only to report an error: keeping a
-    // copy of a 10 MB AGENTS.md for that would add 10 MB to every plan.
-    let err = |e: MarkdownError| {
-        let original = input
-            .before
-            .and_then(|b| Text::decode(b).ok())
-            .map(|t| t.body)
-            .unwrap_or_default();
-        refusal(input.display, &original, e)
-    };
+    let err = |e: MarkdownError| refusal(input.display, &opening::text_for_errors(input.before), e);
     let mut changes: Vec<Change> = Vec::new();
     let wanted: Vec<(&crate::resource::Resource, &String, &String)> = input
         .resources

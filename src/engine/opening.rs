@@ -34,6 +34,15 @@ pub(super) fn decode(display: &str, bytes: &[u8]) -> Result<Text, Error> {
     })
 }
 
+/// The file as read, decoded again only to show it in an error: keeping a
+/// decoded copy of a 10 MB file for that would add 10 MB to every plan.
+pub(super) fn text_for_errors(before: Option<&[u8]>) -> String {
+    before
+        .and_then(|b| Text::decode(b).ok())
+        .map(|t| t.body)
+        .unwrap_or_default()
+}
+
 /// A parser's complaint about `text` (a body of `kind`: JSON, TOML, …).
 pub(super) fn syntax(display: &str, text: &str, kind: &str, e: SyntaxError) -> Error {
     let help = e

@@ -2,8 +2,9 @@
 
 use serde_json::Value;
 
-use super::open::{doc_text_for_errors, edit_error, parse_value};
+use super::open::{edit_error, parse_value};
 use crate::engine::members::{MemberDoc, Placed};
+use crate::engine::opening::text_for_errors;
 use crate::error::Error;
 use crate::formats::json::edit::{EditError, JsonDoc};
 use crate::formats::json::scan::Item;
@@ -19,7 +20,7 @@ pub(super) struct JsonMembers<'a> {
 
 impl JsonMembers<'_> {
     fn err(&self, e: EditError) -> Error {
-        edit_error(self.display, &doc_text_for_errors(self.before), e)
+        edit_error(self.display, &text_for_errors(self.before), e)
     }
 
     /// The list at `list`'s item whose `key` field is the string `id`:

@@ -18,6 +18,7 @@ mod prune;
 
 use serde_json::Value;
 
+use super::opening::text_for_errors;
 use super::plan::{Change, ChangeOp};
 use super::reconcile::{Input, Outcome, Start, begin, change, finish, nothing};
 use crate::error::Error;
@@ -27,7 +28,7 @@ use crate::formats::text::Text;
 use crate::resource::{Fragment, Resource, Syntax};
 use crate::state::CreatedKey;
 use hooks::{Found, find_owned, foreign_entries};
-use open::{doc_text_for_errors, edit_error};
+use open::edit_error;
 use prune::{is_empty_document, prune, record_insert};
 
 /// The grammar a target of `syntax` is read in.
@@ -49,7 +50,7 @@ pub(super) fn reconcile(input: &Input) -> Result<Outcome, Error> {
         }
         Start::Existing(record, text) => (record, open::open(input.display, text, flavor)?),
     };
-    let err = |e: EditError| edit_error(input.display, &doc_text_for_errors(input.before), e);
+    let err = |e: EditError| edit_error(input.display, &text_for_errors(input.before), e);
     let mut changes = Vec::new();
 
     let matched = hook_entries(&mut doc, input, &mut changes).map_err(err)?;

@@ -37,13 +37,6 @@ pub(super) fn open(display: &str, text: Text, flavor: Flavor) -> Result<(bool, J
     }
 }
 
-pub(super) fn doc_text_for_errors(before: Option<&[u8]>) -> String {
-    before
-        .and_then(|b| Text::decode(b).ok())
-        .map(|t| t.body)
-        .unwrap_or_default()
-}
-
 pub(super) fn edit_error(display: &str, text: &str, e: EditError) -> Error {
     match e {
         EditError::WrongType {
